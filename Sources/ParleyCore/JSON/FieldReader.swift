@@ -1,0 +1,124 @@
+/// Reads the known members of a JSON object into typed fields and keeps the rest.
+///
+/// ```swift
+/// var reader = try FieldReader(json)
+/// text = try reader.required("text")
+/// headerText = try reader.optional("headerText")
+/// extra = reader.rest
+/// ```
+///
+/// A member that is not read — unknown, or `null` where the field is optional — stays in ``rest``,
+/// which the type writes back after its known fields, so decode → encode keeps it.
+/// Errors carry the member's key in their path.
+struct FieldReader {
+    /// The whole object being read.
+    let object: JSONObject
+    private var consumedLow: UInt64 = 0
+    private var consumedHigh: Set<Int> = []
+    private var cursor = 0
+
+    /// Starts reading `json`, which must be an object.
+    init(_ json: JSONValue) throws(ParleyError) {
+        guard case .object(let object) = json else { throw .typeMismatch(expected: "an object", found: json) }
+        self.object = object
+    }
+
+    /// Decodes the member `key`, which must be present and not `null`.
+    mutating func required<Value: JSONConvertible>(_ key: String, as type: Value.Type = Value.self)
+        throws(ParleyError) -> Value
+    {
+        guard let position = take(key) else {
+            throw ParleyError(.missingField, "missing required field \(JSONValue.string(key))", path: JSONPath([.key(key)]))
+        }
+        return try decode(Value.self, at: position)
+    }
+
+    /// Decodes the member `key` if it is present and not `null`.
+    mutating func optional<Value: JSONConvertible>(_ key: String, as type: Value.Type = Value.self)
+        throws(ParleyError) -> Value?
+    {
+        guard let position = find(key) else { return nil }
+        if object[position].value.isNull { return nil }
+        consume(position)
+        return try decode(Value.self, at: position)
+    }
+
+    /// The raw value of member `key` without marking it read, for peeking at a discriminator.
+    func peek(_ key: String) -> JSONValue? {
+        object[key]
+    }
+
+    /// The members that were not read, in their original order.
+    var rest: JSONObject {
+        guard consumedLow != 0 || !consumedHigh.isEmpty else { return object }
+        var rest = JSONObject()
+        for position in object.indices where !isConsumed(position) {
+            rest.append(object[position].key, object[position].value)
+        }
+        return rest
+    }
+
+    private mutating func take(_ key: String) -> Int? {
+        guard let position = find(key) else { return nil }
+        consume(position)
+        return position
+    }
+
+    private func decode<Value: JSONConvertible>(_ type: Value.Type, at position: Int) throws(ParleyError) -> Value {
+        let member = object[position]
+        do {
+            return try Value(json: member.value)
+        } catch {
+            throw error.nested(in: .key(member.key))
+        }
+    }
+
+    /// Finds `key`, scanning from just after the previous find: fields are usually read in wire order.
+    private mutating func find(_ key: String) -> Int? {
+        let count = object.count
+        guard count > 0 else { return nil }
+        var position = cursor < count ? cursor : 0
+        for _ in 0 ..< count {
+            if object[position].key == key {
+                cursor = position + 1
+                return position
+            }
+            position += 1
+            if position == count { position = 0 }
+        }
+        return nil
+    }
+
+    private mutating func consume(_ position: Int) {
+        if position < 64 { consumedLow |= 1 << UInt64(position) } else { consumedHigh.insert(position) }
+    }
+
+    private func isConsumed(_ position: Int) -> Bool {
+        position < 64 ? consumedLow & (1 << UInt64(position)) != 0 : consumedHigh.contains(position)
+    }
+}
+
+/// Builds a JSON object from typed fields: known fields first, then the unknown ones kept at decoding.
+struct ObjectBuilder {
+    private(set) var object = JSONObject()
+
+    init(capacity: Int = 4) {
+        object.reserveCapacity(capacity)
+    }
+
+    /// Appends `key` with `value`.
+    mutating func set(_ key: String, _ value: some JSONConvertible) {
+        object.append(key, value.jsonValue)
+    }
+
+    /// Appends `key` with `value` unless it is nil.
+    mutating func set(_ key: String, _ value: (some JSONConvertible)?) {
+        if let value { object.append(key, value.jsonValue) }
+    }
+
+    /// Appends the unknown members and returns the object.
+    consuming func finish(with extra: JSONObject) -> JSONValue {
+        object.append(contentsOf: extra)
+        return .object(object)
+    }
+}

@@ -1,0 +1,433 @@
+extension JSONValue {
+    /// Parses JSON text (RFC 8259) from UTF-8 bytes.
+    ///
+    /// Stricter than `JSONSerialization` where leniency would lose or invent data: invalid UTF-8,
+    /// unpaired surrogate escapes, repeated keys, numbers beyond `Double` and nesting deeper than
+    /// ``maximumDepth`` are errors. Every error is a ``ParleyError`` whose message gives the line and
+    /// column and whose path names the enclosing member.
+    ///
+    /// - Parameter bytes: UTF-8 encoded JSON, such as `Data` or `[UInt8]`.
+    /// - Throws: ``ParleyError`` with a `json.*` code.
+    public init(parsing bytes: some Collection<UInt8>) throws(ParleyError) {
+        if let result = bytes.withContiguousStorageIfAvailable(JSONParser.parse) {
+            self = try result.get()
+        } else {
+            self = try Array(bytes).withUnsafeBufferPointer(JSONParser.parse).get()
+        }
+    }
+
+    /// Parses JSON text from a string.
+    /// - Throws: ``ParleyError`` with a `json.*` code.
+    public init(parsing text: String) throws(ParleyError) {
+        var text = text
+        self = try text.withUTF8(JSONParser.parse).get()
+    }
+}
+
+/// A recursive-descent parser over a contiguous UTF-8 buffer.
+///
+/// It builds ``JSONValue`` directly, without intermediate tokens. Strings without escapes are
+/// created straight from the buffer; integers of up to 15 digits skip the text-to-double
+/// conversion. Error paths are assembled only while an error unwinds, so they cost nothing otherwise.
+struct JSONParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private var depth = 0
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Parses one JSON document filling the whole buffer.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, ParleyError> {
+        var parser = JSONParser(bytes)
+        return Result { () throws(ParleyError) in try parser.parseDocument() }
+    }
+
+    private mutating func parseDocument() throws(ParleyError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else {
+            throw failure(.malformedJSON, "unexpected \(describeCurrent()) after the JSON value")
+        }
+        return value
+    }
+
+    // MARK: Values
+
+    private var current: UInt8 {
+        index < bytes.count ? bytes[index] : 0
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case .space, .tab, .newline, .carriageReturn: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(ParleyError) -> JSONValue {
+        switch current {
+        case .openBrace: return try parseObject()
+        case .openBracket: return try parseArray()
+        case .quote: return .string(try parseString())
+        case .lowerT: try expectLiteral("true"); return .bool(true)
+        case .lowerF: try expectLiteral("false"); return .bool(false)
+        case .lowerN: try expectLiteral("null"); return .null
+        case .minus, .zero ... .nine: return .number(try parseNumber())
+        default: throw failure(.malformedJSON, "expected a value, found \(describeCurrent())")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(ParleyError) {
+        let start = index
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count,
+            UnsafeBufferPointer(start: literal.utf8Start, count: count).elementsEqual(bytes[index ..< index + count])
+        else {
+            throw failure(.malformedJSON, "expected a value, found \(describeCurrent())", at: start)
+        }
+        index += count
+    }
+
+    private mutating func enterContainer() throws(ParleyError) {
+        depth += 1
+        if depth > JSONValue.maximumDepth {
+            throw failure(.nestingTooDeep, "arrays and objects nest deeper than \(JSONValue.maximumDepth) levels")
+        }
+        index += 1
+        skipWhitespace()
+    }
+
+    private mutating func parseArray() throws(ParleyError) -> JSONValue {
+        try enterContainer()
+        var elements: [JSONValue] = []
+        if current == .closeBracket {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            do {
+                elements.append(try parseValue())
+            } catch {
+                throw error.nested(in: .index(elements.count))
+            }
+            skipWhitespace()
+            switch current {
+            case .comma:
+                index += 1
+                skipWhitespace()
+            case .closeBracket:
+                index += 1
+                depth -= 1
+                return .array(elements)
+            default:
+                throw failure(.malformedJSON, "expected ',' or ']' in an array, found \(describeCurrent())")
+            }
+        }
+    }
+
+    private mutating func parseObject() throws(ParleyError) -> JSONValue {
+        try enterContainer()
+        var members: [JSONObject.Member] = []
+        if current == .closeBrace {
+            index += 1
+            depth -= 1
+            return .object(JSONObject(members))
+        }
+        // Small objects are checked for repeated keys by a linear scan; larger ones by a set.
+        var seen: Set<String>? = nil
+        while true {
+            guard current == .quote else {
+                throw failure(.malformedJSON, "expected a string key in an object, found \(describeCurrent())")
+            }
+            let keyStart = index
+            let key = try parseString()
+            skipWhitespace()
+            guard current == .colon else {
+                throw failure(.malformedJSON, "expected ':' after an object key, found \(describeCurrent())")
+                    .nested(in: .key(key))
+            }
+            index += 1
+            skipWhitespace()
+            let value: JSONValue
+            do {
+                value = try parseValue()
+            } catch {
+                throw error.nested(in: .key(key))
+            }
+            let repeated: Bool
+            if seen != nil {
+                repeated = !seen!.insert(key).inserted
+            } else if members.count < 12 {
+                repeated = members.contains { $0.key == key }
+            } else {
+                seen = Set(members.map(\.key))
+                repeated = !seen!.insert(key).inserted
+            }
+            if repeated {
+                throw failure(.duplicateKey, "the key \(JSONValue.string(key)) appears more than once", at: keyStart)
+                    .nested(in: .key(key))
+            }
+            members.append(JSONObject.Member(key, value))
+            skipWhitespace()
+            switch current {
+            case .comma:
+                index += 1
+                skipWhitespace()
+            case .closeBrace:
+                index += 1
+                depth -= 1
+                return .object(JSONObject(members))
+            default:
+                throw failure(.malformedJSON, "expected ',' or '}' in an object, found \(describeCurrent())")
+            }
+        }
+    }
+
+    // MARK: Strings
+
+    private mutating func parseString() throws(ParleyError) -> String {
+        index += 1
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == .quote {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self)
+                index += 1
+                return text
+            } else if byte == .backslash {
+                return try parseEscapedString(from: start)
+            } else if byte < 0x20 {
+                throw failure(.malformedJSON, "control character \(describeCurrent()) inside a string must be escaped")
+            } else if byte < 0x80 {
+                index += 1
+            } else {
+                try skipMultiByteScalar()
+            }
+        }
+        throw failure(.malformedJSON, "unterminated string")
+    }
+
+    /// The slow path, taken at the first backslash: copies into a buffer and decodes escapes.
+    private mutating func parseEscapedString(from start: Int) throws(ParleyError) -> String {
+        var buffer = Array(bytes[start ..< index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == .quote {
+                index += 1
+                return String(decoding: buffer, as: UTF8.self)
+            } else if byte == .backslash {
+                index += 1
+                let escape = current
+                index += 1
+                switch escape {
+                case .quote, .backslash, .slash: buffer.append(escape)
+                case .lowerB: buffer.append(0x08)
+                case .lowerF: buffer.append(0x0C)
+                case .lowerN: buffer.append(.newline)
+                case .lowerR: buffer.append(.carriageReturn)
+                case .lowerT: buffer.append(.tab)
+                case .lowerU: appendUTF8(try parseUnicodeEscape(), to: &buffer)
+                default:
+                    index -= 1
+                    throw failure(.malformedJSON, "invalid escape '\\' followed by \(describeCurrent())")
+                }
+            } else if byte < 0x20 {
+                throw failure(.malformedJSON, "control character \(describeCurrent()) inside a string must be escaped")
+            } else if byte < 0x80 {
+                buffer.append(byte)
+                index += 1
+            } else {
+                let scalarStart = index
+                try skipMultiByteScalar()
+                buffer.append(contentsOf: bytes[scalarStart ..< index])
+            }
+        }
+        throw failure(.malformedJSON, "unterminated string")
+    }
+
+    /// Reads the `XXXX` after `\u`, and a second `\uXXXX` when the first is a high surrogate.
+    private mutating func parseUnicodeEscape() throws(ParleyError) -> Unicode.Scalar {
+        let escapeStart = index - 2
+        let first = try parseHex4()
+        switch first {
+        case 0xD800 ... 0xDBFF:
+            guard current == .backslash, index + 1 < bytes.count, bytes[index + 1] == .lowerU else {
+                throw failure(.invalidUTF8, "unpaired surrogate escape in a string", at: escapeStart)
+            }
+            index += 2
+            let second = try parseHex4()
+            guard (0xDC00 ... 0xDFFF).contains(second) else {
+                throw failure(.invalidUTF8, "unpaired surrogate escape in a string", at: escapeStart)
+            }
+            return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+        case 0xDC00 ... 0xDFFF:
+            throw failure(.invalidUTF8, "unpaired surrogate escape in a string", at: escapeStart)
+        default:
+            return Unicode.Scalar(first)!
+        }
+    }
+
+    private mutating func parseHex4() throws(ParleyError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0 ..< 4 {
+            let byte = current
+            let digit: UInt8
+            switch byte {
+            case .zero ... .nine: digit = byte - .zero
+            case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure(.malformedJSON, "expected 4 hexadecimal digits after \\u, found \(describeCurrent())")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private func appendUTF8(_ scalar: Unicode.Scalar, to buffer: inout [UInt8]) {
+        UTF8.encode(scalar) { buffer.append($0) }
+    }
+
+    /// Validates one multi-byte UTF-8 sequence at `index` (RFC 3629: no overlongs, no surrogates) and skips it.
+    private mutating func skipMultiByteScalar() throws(ParleyError) {
+        let lead = bytes[index]
+        let length: Int
+        var secondRange: ClosedRange<UInt8> = 0x80 ... 0xBF
+        switch lead {
+        case 0xC2 ... 0xDF: length = 2
+        case 0xE0: length = 3; secondRange = 0xA0 ... 0xBF
+        case 0xE1 ... 0xEC, 0xEE ... 0xEF: length = 3
+        case 0xED: length = 3; secondRange = 0x80 ... 0x9F
+        case 0xF0: length = 4; secondRange = 0x90 ... 0xBF
+        case 0xF1 ... 0xF3: length = 4
+        case 0xF4: length = 4; secondRange = 0x80 ... 0x8F
+        default: throw failure(.invalidUTF8, "byte \(hex(lead)) cannot start a UTF-8 sequence")
+        }
+        guard index + length <= bytes.count, secondRange.contains(bytes[index + 1]),
+            bytes[(index + 2) ..< (index + length)].allSatisfy({ (0x80 ... 0xBF).contains($0) })
+        else {
+            throw failure(.invalidUTF8, "invalid UTF-8 sequence starting with byte \(hex(lead))")
+        }
+        index += length
+    }
+
+    // MARK: Numbers
+
+    private mutating func parseNumber() throws(ParleyError) -> Double {
+        let start = index
+        let negative = current == .minus
+        if negative { index += 1 }
+        var integer: UInt64 = 0
+        var digits = 0
+        switch current {
+        case .zero:
+            index += 1
+            digits = 1
+            if (.zero ... .nine).contains(current) {
+                throw failure(.malformedJSON, "a number cannot have a leading zero", at: start)
+            }
+        case .one ... .nine:
+            while (.zero ... .nine).contains(current) {
+                integer = integer &* 10 &+ UInt64(current - .zero)
+                digits += 1
+                index += 1
+            }
+        default:
+            throw failure(.malformedJSON, "expected a digit, found \(describeCurrent())")
+        }
+        var isInteger = true
+        if current == .period {
+            isInteger = false
+            index += 1
+            try skipDigits(after: "a decimal point")
+        }
+        if current == .lowerE || current == .upperE {
+            isInteger = false
+            index += 1
+            if current == .plus || current == .minus { index += 1 }
+            try skipDigits(after: "an exponent")
+        }
+        if isInteger && digits <= 15 {
+            let magnitude = Double(integer)
+            return negative ? -magnitude : magnitude
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else {
+            throw failure(.numberOutOfRange, "the number \(text) does not fit a 64-bit floating-point value", at: start)
+        }
+        return value
+    }
+
+    private mutating func skipDigits(after what: String) throws(ParleyError) {
+        guard (.zero ... .nine).contains(current) else {
+            throw failure(.malformedJSON, "expected a digit after \(what), found \(describeCurrent())")
+        }
+        while (.zero ... .nine).contains(current) { index += 1 }
+    }
+
+    // MARK: Errors
+
+    private func describeCurrent() -> String {
+        guard index < bytes.count else { return "the end of the input" }
+        let byte = bytes[index]
+        if (0x21 ... 0x7E).contains(byte) { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte \(hex(byte))"
+    }
+
+    private func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return "0x" + (digits.count == 1 ? "0" + digits : digits)
+    }
+
+    /// An error at `offset` (the current position by default), with line and column in the message.
+    private func failure(_ code: ParleyError.Code, _ message: String, at offset: Int? = nil) -> ParleyError {
+        let offset = min(offset ?? index, bytes.count)
+        var line = 1
+        var column = 1
+        for byte in bytes[0 ..< offset] {
+            if byte == .newline {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return ParleyError(code, "\(message) (line \(line), column \(column))")
+    }
+}
+
+extension UInt8 {
+    fileprivate static let tab = UInt8(ascii: "\t")
+    fileprivate static let newline = UInt8(ascii: "\n")
+    fileprivate static let carriageReturn = UInt8(ascii: "\r")
+    fileprivate static let space = UInt8(ascii: " ")
+    fileprivate static let quote = UInt8(ascii: "\"")
+    fileprivate static let plus = UInt8(ascii: "+")
+    fileprivate static let comma = UInt8(ascii: ",")
+    fileprivate static let minus = UInt8(ascii: "-")
+    fileprivate static let period = UInt8(ascii: ".")
+    fileprivate static let slash = UInt8(ascii: "/")
+    fileprivate static let zero = UInt8(ascii: "0")
+    fileprivate static let one = UInt8(ascii: "1")
+    fileprivate static let nine = UInt8(ascii: "9")
+    fileprivate static let colon = UInt8(ascii: ":")
+    fileprivate static let upperE = UInt8(ascii: "E")
+    fileprivate static let openBracket = UInt8(ascii: "[")
+    fileprivate static let backslash = UInt8(ascii: "\\")
+    fileprivate static let closeBracket = UInt8(ascii: "]")
+    fileprivate static let lowerB = UInt8(ascii: "b")
+    fileprivate static let lowerE = UInt8(ascii: "e")
+    fileprivate static let lowerF = UInt8(ascii: "f")
+    fileprivate static let lowerN = UInt8(ascii: "n")
+    fileprivate static let lowerR = UInt8(ascii: "r")
+    fileprivate static let lowerT = UInt8(ascii: "t")
+    fileprivate static let lowerU = UInt8(ascii: "u")
+    fileprivate static let openBrace = UInt8(ascii: "{")
+    fileprivate static let closeBrace = UInt8(ascii: "}")
+}

@@ -1,0 +1,144 @@
+/// The content of a conversation message (`messagePayload`): one of the 23 payload types of the
+/// Oracle protocol, plus the parts every type shares.
+///
+/// ```swift
+/// let payload = try MessagePayload(decoding: #"{"type":"text","text":"What do you want to do?"}"#)
+/// switch payload.content {
+/// case .text(let text): print(text.text, payload.actions ?? [])
+/// case .card(let cards): print(cards.cards.map(\.title))
+/// default: break
+/// }
+/// ```
+///
+/// A payload type this version does not know decodes as ``Content/unknown(_:)``: its members
+/// stay in ``extra`` and it encodes back unchanged.
+public struct MessagePayload: JSONConvertible, Codable, Hashable {
+    /// What kind of message this is and what only that kind has.
+    public var content: Content
+    /// Text above the content (`headerText`).
+    public var headerText: String?
+    /// Text below the content (`footerText`).
+    public var footerText: String?
+    /// Buttons attached to the message (`actions`).
+    public var actions: [Action]?
+    /// Buttons shown below the message, such as quick replies (`globalActions`).
+    public var globalActions: [Action]?
+    /// Words that select a postback without a button (`keywords`).
+    public var keywords: [Keyword]?
+    /// How a voice channel speaks the message (`voice`).
+    public var voice: Voice?
+    /// A small read-only form under the message, such as feedback buttons (`footerForm`).
+    public var footerForm: ReadOnlyForm?
+    /// Channel-specific properties (`channelExtensions`).
+    public var channelExtensions: ChannelExtensions?
+    /// Free-form properties, such as a command's arguments (`properties`).
+    public var properties: JSONObject?
+    /// Actions bound to elements inside the text (`embeddedActions`, web SDK).
+    public var embeddedActions: [Action]?
+    /// Members this version does not know, written back unchanged.
+    public var extra: JSONObject
+
+    /// Creates a payload.
+    public init(
+        _ content: Content, headerText: String? = nil, footerText: String? = nil, actions: [Action]? = nil,
+        globalActions: [Action]? = nil, keywords: [Keyword]? = nil, voice: Voice? = nil,
+        footerForm: ReadOnlyForm? = nil, channelExtensions: ChannelExtensions? = nil, properties: JSONObject? = nil,
+        embeddedActions: [Action]? = nil, extra: JSONObject = [:]
+    ) {
+        self.content = content
+        self.headerText = headerText
+        self.footerText = footerText
+        self.actions = actions
+        self.globalActions = globalActions
+        self.keywords = keywords
+        self.voice = voice
+        self.footerForm = footerForm
+        self.channelExtensions = channelExtensions
+        self.properties = properties
+        self.embeddedActions = embeddedActions
+        self.extra = extra
+    }
+
+    /// The wire `type`.
+    public var type: PayloadType { content.type }
+
+    /// Decodes a payload, choosing ``content`` by `type`.
+    public init(json: JSONValue) throws(ParleyError) {
+        var reader = try FieldReader(json)
+        content = try Content(reading: &reader)
+        do {
+            headerText = try reader.optional("headerText")
+            footerText = try reader.optional("footerText")
+            actions = try reader.optional("actions")
+            globalActions = try reader.optional("globalActions")
+            keywords = try reader.optional("keywords")
+            voice = try reader.optional("voice")
+            footerForm = try reader.optional("footerForm")
+            channelExtensions = try reader.optional("channelExtensions")
+            properties = try reader.optional("properties")
+            embeddedActions = try reader.optional("embeddedActions")
+        } catch {
+            // A type this version does not know may use the shared keys differently: keep it all, untyped.
+            guard case .unknown = content else { throw error }
+            self = MessagePayload(content, extra: reader.object.removing("type"))
+            return
+        }
+        extra = reader.rest
+    }
+
+    /// The wire form: `type`, the content's members, the shared members, then the unknown ones.
+    public var jsonValue: JSONValue {
+        var builder = ObjectBuilder(capacity: 4 + extra.count)
+        builder.set("type", type)
+        content.write(to: &builder)
+        builder.set("headerText", headerText)
+        builder.set("footerText", footerText)
+        builder.set("actions", actions)
+        builder.set("globalActions", globalActions)
+        builder.set("keywords", keywords)
+        builder.set("voice", voice)
+        builder.set("footerForm", footerForm)
+        builder.set("channelExtensions", channelExtensions)
+        builder.set("properties", properties)
+        builder.set("embeddedActions", embeddedActions)
+        return builder.finish(with: extra)
+    }
+}
+
+extension MessagePayload {
+    /// A text message.
+    public static func text(_ text: String, actions: [Action]? = nil) -> MessagePayload {
+        MessagePayload(.text(Text(text)), actions: actions)
+    }
+
+    /// The postback of a chosen action, with the action's label as the text the user "said".
+    public static func postback(_ postback: JSONValue, text: String? = nil) -> MessagePayload {
+        MessagePayload(.postback(Postback(postback, text: text)))
+    }
+
+    /// A location message.
+    public static func location(_ location: Location) -> MessagePayload {
+        MessagePayload(.location(location))
+    }
+
+    /// An attachment message.
+    public static func attachment(_ attachment: Attachment) -> MessagePayload {
+        MessagePayload(.attachment(attachment))
+    }
+
+    /// The user ends the conversation.
+    public static var closeSession: MessagePayload { MessagePayload(.closeSession) }
+
+    /// The text a person would read for this payload, if it has one: the text of a text, text
+    /// stream, postback, status or error payload.
+    public var text: String? {
+        switch content {
+        case .text(let text): text.text
+        case .textStream(let stream): stream.text
+        case .postback(let postback): postback.text
+        case .status(let status): status.text
+        case .error(let error): error.errorMessage
+        default: nil
+        }
+    }
+}

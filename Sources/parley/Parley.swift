@@ -1,0 +1,6 @@
+import ArgumentParser
+
+@main
+struct Parley: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Parley")
+}
