@@ -67,7 +67,7 @@ extension JSONConvertible where Self: Codable {
 extension ParleyError {
     /// `expected a string, found a number`, for a value of the wrong JSON type.
     static func typeMismatch(expected: String, found value: JSONValue) -> ParleyError {
-        ParleyError(.typeMismatch, "expected \(expected), found \(value.typeName)")
+        ParleyError(.typeMismatch, "expected \(expected), found \(value.typeName)", path: JSONPath())
     }
 }
 
@@ -125,7 +125,7 @@ extension Int: JSONConvertible {
     public init(json: JSONValue) throws(ParleyError) {
         guard case .number(let number) = json else { throw .typeMismatch(expected: "an integer", found: json) }
         guard let whole = Int(exactly: number) else {
-            throw ParleyError(.invalidValue, "expected an integer, found \(JSONValue.number(number))")
+            throw ParleyError(.invalidValue, "expected an integer, found \(JSONValue.number(number))", path: JSONPath())
         }
         self = whole
     }

@@ -398,7 +398,7 @@ struct JSONParser {
                 column += 1
             }
         }
-        return ParleyError(code, "\(message) (line \(line), column \(column))")
+        return ParleyError(code, "\(message) (line \(line), column \(column))", path: JSONPath())
     }
 }
 
