@@ -1,6 +1,10 @@
 import ArgumentParser
 
+/// The `parley` command-line tool.
 @main
 struct Parley: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Parley")
+    static let configuration = CommandConfiguration(
+        abstract: "Parley: a conversational assistant for your app, with a server you run yourself.",
+        subcommands: [DecodeCommand.self]
+    )
 }
