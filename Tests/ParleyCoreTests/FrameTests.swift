@@ -125,3 +125,21 @@ struct FrameTests {
         #expect(missing?.path?.description == "$.channelId")
     }
 }
+
+@Suite("Close codes")
+struct CloseCodeTests {
+    @Test func everyConnectionErrorHasItsOwnCloseCode() {
+        let codes: [ParleyError.Code] = [
+            .authRequired, .invalidToken, .tokenExpired, .tokenNotYetValid, .tokenLifetimeTooLong, .channelMismatch,
+            .unknownChannel, .channelDisabled,
+        ]
+        let closeCodes = codes.map(CloseCode.init(for:))
+        #expect(closeCodes.map(\.rawValue) == [4001, 4002, 4003, 4004, 4005, 4006, 4010, 4011])
+        #expect(closeCodes.allSatisfy(\.isFinal))
+        #expect(CloseCode(for: .originForbidden) == .policyViolation)
+        #expect(CloseCode(for: .frameTooLarge) == .messageTooBig)
+        #expect(CloseCode(for: .malformedJSON) == .internalError)
+        #expect(!CloseCode.abnormal.isFinal)
+        #expect(!CloseCode.goingAway.isFinal)
+    }
+}

@@ -82,8 +82,3 @@ public struct TokenClaims: JSONConvertible, Codable, Hashable {
         return Data(base64Encoded: base64)
     }
 }
-
-extension ParleyError.Code {
-    /// A token is not a well-formed JWT.
-    public static let invalidToken: Self = "auth.invalidToken"
-}

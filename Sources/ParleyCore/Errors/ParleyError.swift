@@ -70,7 +70,7 @@ extension ParleyError {
     /// A stable error identifier: a dotted lowercase string such as `decode.missingField`.
     ///
     /// Codes are open: a client receives codes from a newer server that it does not know, and
-    /// compares them by value.
+    /// compares them by value. The known codes are listed in `docs/protocol.md`, "Errors".
     public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible,
         ExpressibleByStringLiteral
     {
@@ -82,23 +82,6 @@ extension ParleyError {
         public init(stringLiteral value: String) { self.rawValue = value }
         /// The wire form.
         public var description: String { rawValue }
-
-        /// The input is not JSON: a syntax error, with line and column in the message.
-        public static let malformedJSON: Code = "json.malformed"
-        /// A JSON string holds bytes that are not UTF-8, or an unpaired surrogate escape.
-        public static let invalidUTF8: Code = "json.invalidUTF8"
-        /// Arrays and objects nest deeper than ``JSONValue/maximumDepth``.
-        public static let nestingTooDeep: Code = "json.tooDeep"
-        /// An object names the same key twice.
-        public static let duplicateKey: Code = "json.duplicateKey"
-        /// A number does not fit a 64-bit floating-point value.
-        public static let numberOutOfRange: Code = "json.numberOutOfRange"
-        /// A value has the wrong JSON type, such as a number where a string is required.
-        public static let typeMismatch: Code = "decode.typeMismatch"
-        /// A required field is absent.
-        public static let missingField: Code = "decode.missingField"
-        /// A value has the right type but is not allowed, such as `1.5` where an integer is required.
-        public static let invalidValue: Code = "decode.invalidValue"
     }
 }
 

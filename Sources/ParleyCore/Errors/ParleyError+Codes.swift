@@ -1,0 +1,48 @@
+extension ParleyError.Code {
+    // MARK: JSON syntax (the frame is kept; the server answers with an error frame)
+
+    /// The input is not JSON: a syntax error, with line and column in the message.
+    public static let malformedJSON: Self = "json.malformed"
+    /// A JSON string holds bytes that are not UTF-8, or an unpaired surrogate escape.
+    public static let invalidUTF8: Self = "json.invalidUTF8"
+    /// Arrays and objects nest deeper than ``JSONValue/maximumDepth``.
+    public static let nestingTooDeep: Self = "json.tooDeep"
+    /// An object names the same key twice.
+    public static let duplicateKey: Self = "json.duplicateKey"
+    /// A number does not fit a 64-bit floating-point value.
+    public static let numberOutOfRange: Self = "json.numberOutOfRange"
+
+    // MARK: Decoding into the typed model
+
+    /// A value has the wrong JSON type, such as a number where a string is required.
+    public static let typeMismatch: Self = "decode.typeMismatch"
+    /// A required field is absent.
+    public static let missingField: Self = "decode.missingField"
+    /// A value has the right type but is not allowed, such as `1.5` where an integer is required.
+    public static let invalidValue: Self = "decode.invalidValue"
+
+    // MARK: Connection and authentication (the server closes the socket; see ``CloseCode``)
+
+    /// A client-authenticated channel got no token: no `Authorization` header and a first frame that is not `auth`.
+    public static let authRequired: Self = "auth.required"
+    /// A token is not a well-formed HS256 JWT signed with the channel secret, or lacks a required claim.
+    public static let invalidToken: Self = "auth.invalidToken"
+    /// A token's `exp` has passed.
+    public static let tokenExpired: Self = "auth.expired"
+    /// A token's `iat` lies in the future.
+    public static let tokenNotYetValid: Self = "auth.notYetValid"
+    /// A token's `exp - iat` exceeds the channel's maximum token lifetime.
+    public static let tokenLifetimeTooLong: Self = "auth.lifetimeTooLong"
+    /// A token's `channelId` (or `userId`) differs from the socket's.
+    public static let channelMismatch: Self = "auth.channelMismatch"
+    /// No channel has the requested id.
+    public static let unknownChannel: Self = "channel.unknown"
+    /// The channel exists but is switched off.
+    public static let channelDisabled: Self = "channel.disabled"
+    /// The page's origin is not among an unauthenticated channel's allowed origins.
+    public static let originForbidden: Self = "channel.originForbidden"
+    /// A frame is larger than the server accepts.
+    public static let frameTooLarge: Self = "frame.tooLarge"
+    /// The server failed; the message says no more than is safe to tell.
+    public static let internalError: Self = "server.internal"
+}
