@@ -135,7 +135,7 @@ struct CloseCodeTests {
         ]
         let closeCodes = codes.map(CloseCode.init(for:))
         #expect(closeCodes.map(\.rawValue) == [4001, 4002, 4003, 4004, 4005, 4006, 4010, 4011])
-        #expect(closeCodes.allSatisfy(\.isFinal))
+        #expect(closeCodes.allSatisfy { $0.isFinal })
         #expect(CloseCode(for: .originForbidden) == .policyViolation)
         #expect(CloseCode(for: .frameTooLarge) == .messageTooBig)
         #expect(CloseCode(for: .malformedJSON) == .internalError)
