@@ -80,6 +80,14 @@ extension MessagePayload {
             }
         }
 
+        /// The 23 payload types this version knows.
+        public static let knownTypes: Set<PayloadType> = [
+            .text, .postback, .attachment, .location, .card, .raw, .table, .form, .tableForm, .editForm,
+            .formSubmission, .textStream, .status, .closeSession, .sessionClosed, .inboundEvent, .outboundEvent,
+            .suggest, .command, .error, .updateApplicationContextCommand, .executeApplicationActionCommand,
+            .getDebugInfoCommand,
+        ]
+
         /// Reads `type` and the members of that type.
         init(reading reader: inout FieldReader) throws(ParleyError) {
             let type: PayloadType = try reader.required("type")
