@@ -16,7 +16,8 @@ enum FrameSummary {
     static func describe(_ frame: ClientFrame) -> String {
         switch frame {
         case .message(let message): "user message: \(describe(message.payload))"
-        case .profile(let update): "profile update (\(update.profile.jsonValue.objectValue?.keys.joined(separator: ", ") ?? ""))"
+        case .profile(let update):
+            "profile update (\(update.profile.jsonValue.objectValue?.keys.joined(separator: ", ") ?? ""))"
         case .state(let state): "state \(state.type)"
         case .unknown(let object): "unknown frame with keys \(object.keys.joined(separator: ", "))"
         }
@@ -41,7 +42,8 @@ enum FrameSummary {
         if let text = payload.text { parts.append(quote(text)) }
         let actions = (payload.actions?.count ?? 0) + (payload.globalActions?.count ?? 0)
         if actions > 0 { parts.append("\(actions) action(s)") }
-        return ([payload.type.rawValue] + (parts.isEmpty ? [] : [parts.joined(separator: ", ")])).joined(separator: " — ")
+        return ([payload.type.rawValue] + (parts.isEmpty ? [] : [parts.joined(separator: ", ")])).joined(
+            separator: " — ")
     }
 
     private static func quote(_ text: String) -> String {

@@ -10,9 +10,9 @@ struct DecodeCommandTests {
     /// Where SwiftPM put the built products, `parley` among them.
     static var productsDirectory: URL {
         #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
         #endif
         return Bundle.main.bundleURL
     }
@@ -48,25 +48,30 @@ struct DecodeCommandTests {
     }
 
     @Test func reportsErrorsWithCodeAndPathAndFails() throws {
-        let run = try parley(["decode", "--from", "client", "--lines", "--quiet"], input: """
-            {"state":{"type":"ping"}}
+        let run = try parley(
+            ["decode", "--from", "client", "--lines", "--quiet"],
+            input: """
+                {"state":{"type":"ping"}}
 
-            {"messagePayload":{"type":"text"}}
-            {"profile":{"languageTag":"fr"}}
-            """)
+                {"messagePayload":{"type":"text"}}
+                {"profile":{"languageTag":"fr"}}
+                """)
         #expect(run.status == 1)
-        #expect(run.output == """
-            stdin:1: state ping
-            stdin:2: error[decode.missingField] at $.messagePayload.text: missing required field "text"
-            stdin:3: profile update (languageTag)
+        #expect(
+            run.output == """
+                stdin:1: state ping
+                stdin:2: error[decode.missingField] at $.messagePayload.text: missing required field "text"
+                stdin:3: profile update (languageTag)
 
-            """)
+                """)
     }
 
     @Test func theSeedsMalformedExampleIsPinpointed() throws {
         let file = Self.fixtures.appendingPathComponent("malformed/Action.url.seed-trailing-comma.json").path
         let run = try parley(["decode", "--quiet", file])
         #expect(run.status == 1)
-        #expect(run.output.contains("error[json.malformed] at $: expected a string key in an object, found '}' (line 6, column 1)"))
+        #expect(
+            run.output.contains(
+                "error[json.malformed] at $: expected a string key in an object, found '}' (line 6, column 1)"))
     }
 }

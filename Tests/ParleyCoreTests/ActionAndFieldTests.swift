@@ -78,9 +78,10 @@ struct ActionAndFieldTests {
     }
 
     @Test func everyActionTypeIsCovered() throws {
-        #expect(Set(try Self.actions().map(\.type)) == [
-            .postback, .call, .url, .location, .share, .submitForm, .popup, .webview, .client,
-        ])
+        #expect(
+            Set(try Self.actions().map(\.type)) == [
+                .postback, .call, .url, .location, .share, .submitForm, .popup, .webview, .client,
+            ])
     }
 
     // MARK: Fields
@@ -98,8 +99,12 @@ struct ActionAndFieldTests {
 
     @Test func textInputField() throws {
         let field = try field("subject")
-        #expect(field.kind == .textInput(.init(
-            validationRegularExpression: "^[A-Za-z ]+$", multiLine: false, minLength: 2, maxLength: 80, inputStyle: .text)))
+        #expect(
+            field.kind
+                == .textInput(
+                    .init(
+                        validationRegularExpression: "^[A-Za-z ]+$", multiLine: false, minLength: 2, maxLength: 80,
+                        inputStyle: .text)))
         #expect(field.required == true)
         #expect(field.placeholder == "What was it for?")
         #expect(field.clientErrorMessage == "Letters only")

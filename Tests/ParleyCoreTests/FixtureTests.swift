@@ -10,7 +10,8 @@ struct FixtureTests {
 
     @Test func thereAreFixturesForEverySeedExampleAndPayloadType() throws {
         #expect(Self.fixtures.filter { $0.group == "seed" }.count == 15)
-        let payloadTypes = Set(try Self.fixtures.filter { $0.typeName.hasSuffix("Message") }.map { try $0.payload().type })
+        let payloadTypes = Set(
+            try Self.fixtures.filter { $0.typeName.hasSuffix("Message") }.map { try $0.payload().type })
         #expect(payloadTypes.count == 23)
     }
 

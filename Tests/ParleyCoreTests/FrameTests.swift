@@ -24,7 +24,8 @@ struct FrameTests {
     }
 
     @Test func deviceTokenFrameKeepsItsOptions() throws {
-        guard case .state(let frame) = try ClientFrame(decoding: Fixture.named("ClientFrame.state.device-token").data) else {
+        guard case .state(let frame) = try ClientFrame(decoding: Fixture.named("ClientFrame.state.device-token").data)
+        else {
             Issue.record("not a state frame")
             return
         }
@@ -34,13 +35,15 @@ struct FrameTests {
     }
 
     @Test func profileUpdates() throws {
-        guard case .profile(let ios) = try ClientFrame(decoding: Fixture.named("ClientFrame.profile.ios-seed").data) else {
+        guard case .profile(let ios) = try ClientFrame(decoding: Fixture.named("ClientFrame.profile.ios-seed").data)
+        else {
             Issue.record("not a profile")
             return
         }
         #expect(ios.profile.displayGivenName == "First")
         #expect(ios.profile.properties?["lastOrderedItems"] == "1 medium pepperoni")
-        guard case .profile(let web) = try ClientFrame(decoding: Fixture.named("ClientFrame.profile.web-sdk").data) else {
+        guard case .profile(let web) = try ClientFrame(decoding: Fixture.named("ClientFrame.profile.web-sdk").data)
+        else {
             Issue.record("not a profile")
             return
         }
@@ -51,7 +54,8 @@ struct FrameTests {
     @Test func suggestionsAndErrors() throws {
         let suggestions = try ServerFrame(decoding: Fixture.named("ServerFrame.suggestions.autocomplete").data)
         #expect(suggestions == .suggestions(Suggestions(["order a pizza", "order status", "order history"])))
-        guard case .error(let error) = try ServerFrame(decoding: Fixture.named("ServerFrame.error.malformed").data) else {
+        guard case .error(let error) = try ServerFrame(decoding: Fixture.named("ServerFrame.error.malformed").data)
+        else {
             Issue.record("not an error frame")
             return
         }
@@ -67,8 +71,9 @@ struct FrameTests {
         #expect(message.requestId == "wsreq/1732000000000/01234")
         #expect(message.threadId == "thread-7")
         #expect(message.createdOnDate == Date(timeIntervalSince1970: 1_795_256_130))
-        #expect(SkillMessage(payload: .text("x"), createdOn: 1_763_720_130_500).createdOnDate
-            == Date(timeIntervalSince1970: 1_763_720_130.5))
+        #expect(
+            SkillMessage(payload: .text("x"), createdOn: 1_763_720_130_500).createdOnDate
+                == Date(timeIntervalSince1970: 1_763_720_130.5))
         let seed = try SkillMessage(decoding: Fixture.named("SkillMessage.text.actions").data)
         #expect(seed.source == nil)
         #expect(seed.effectiveSource == .bot)

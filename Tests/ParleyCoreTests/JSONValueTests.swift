@@ -6,7 +6,8 @@ import Testing
 struct JSONValueTests {
     @Test func parsesEveryKindOfValue() throws {
         let value = try JSONValue(
-            parsing: #"{"s":"a\"b\\c\/d\n\u00e9\ud83c\udf55","n":-12.5e2,"i":1569828182,"t":true,"f":false,"z":null,"a":[1,[],{}]}"#
+            parsing:
+                #"{"s":"a\"b\\c\/d\n\u00e9\ud83c\udf55","n":-12.5e2,"i":1569828182,"t":true,"f":false,"z":null,"a":[1,[],{}]}"#
         )
         #expect(value["s"] == "a\"b\\c/d\né🍕")
         #expect(value["n"] == .number(-1250))
@@ -93,18 +94,22 @@ struct JSONValueTests {
     }
 
     @Test func largeObjectsAreCheckedForRepeatedKeys() {
-        let members = (0 ..< 40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let members = (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
         #expect(throws: Never.self) { try JSONValue(parsing: "{\(members)}") }
-        #expect(performing: { try JSONValue(parsing: "{\(members),\"k7\":0}") }, throws: { error in
-            (error as? ParleyError)?.code == .duplicateKey && (error as? ParleyError)?.path?.description == "$.k7"
-        })
+        #expect(
+            performing: { try JSONValue(parsing: "{\(members),\"k7\":0}") },
+            throws: { error in
+                (error as? ParleyError)?.code == .duplicateKey && (error as? ParleyError)?.path?.description == "$.k7"
+            })
     }
 
     @Test func deepNestingIsAnErrorNotACrash() throws {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let error = try #require(throws: ParleyError.self) { try JSONValue(parsing: deep) }
         #expect(error.code == .nestingTooDeep)
-        let allowed = String(repeating: "[", count: JSONValue.maximumDepth) + String(repeating: "]", count: JSONValue.maximumDepth)
+        let allowed =
+            String(repeating: "[", count: JSONValue.maximumDepth)
+            + String(repeating: "]", count: JSONValue.maximumDepth)
         #expect(throws: Never.self) { try JSONValue(parsing: allowed) }
     }
 

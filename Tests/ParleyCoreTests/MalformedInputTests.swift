@@ -29,51 +29,81 @@ struct MalformedInputTests {
 
     static let cases: [Case] = [
         Case("empty input", "", .malformedJSON, at: "$", saying: "found the end of the input (line 1, column 1)"),
-        Case("truncated frame", #"{"messagePayload":{"type":"text","text":"hi""#, .malformedJSON, at: "$.messagePayload",
-             saying: "expected ',' or '}' in an object, found the end of the input"),
-        Case("single quotes", "{'type':'text'}", .malformedJSON, at: "$", saying: "expected a string key in an object, found '''"),
-        Case("unquoted key", #"{"messagePayload":{type:"text"}}"#, .malformedJSON, at: "$.messagePayload",
-             saying: "expected a string key in an object, found 't' (line 1, column 20)"),
-        Case("trailing garbage", #"{"state":{"type":"ping"}} x"#, .malformedJSON, at: "$",
-             saying: "unexpected 'x' after the JSON value (line 1, column 27)"),
-        Case("leading zero", #"{"messagePayload":{"type":"location","location":{"latitude":01,"longitude":2}}}"#,
-             .malformedJSON, at: "$.messagePayload.location.latitude", saying: "a number cannot have a leading zero"),
-        Case("raw control character", "{\"messagePayload\":{\"type\":\"text\",\"text\":\"a\u{1}b\"}}", .malformedJSON,
-             at: "$.messagePayload.text", saying: "control character byte 0x01 inside a string must be escaped"),
-        Case("bad escape", #"{"messagePayload":{"type":"text","text":"a\qb"}}"#, .malformedJSON, at: "$.messagePayload.text",
-             saying: #"invalid escape '\' followed by 'q'"#),
-        Case("invalid UTF-8", Array(#"{"messagePayload":{"type":"text","text":""#.utf8) + [0xC3, 0x28] + Array(#""}}"#.utf8),
-             .invalidUTF8, at: "$.messagePayload.text", saying: "invalid UTF-8 sequence starting with byte 0xC3"),
-        Case("unpaired surrogate", #"{"messagePayload":{"type":"text","text":"\ud83c!"}}"#, .invalidUTF8,
-             at: "$.messagePayload.text", saying: "unpaired surrogate escape in a string"),
-        Case("duplicate key", #"{"messagePayload":{"type":"text","text":"a","text":"b"}}"#, .duplicateKey,
-             at: "$.messagePayload.text", saying: #"the key "text" appears more than once"#),
-        Case("number out of range", #"{"messagePayload":{"type":"location","location":{"latitude":1e400,"longitude":2}}}"#,
-             .numberOutOfRange, at: "$.messagePayload.location.latitude", saying: "the number 1e400 does not fit"),
-        Case("too deep", String(repeating: #"{"a":"#, count: 600), .nestingTooDeep,
-             at: "$" + String(repeating: ".a", count: 512), saying: "nest deeper than 512 levels"),
-        Case("frame is not an object", #"["messagePayload"]"#, .typeMismatch, at: "$", saying: "expected an object, found array"),
-        Case("missing messagePayload", #"{"userId":"guest"}"#, .missingField, at: "$.messagePayload",
-             saying: #"missing required field "messagePayload""#),
-        Case("payload is a string", #"{"messagePayload":"hi"}"#, .typeMismatch, at: "$.messagePayload",
-             saying: "expected an object, found string"),
-        Case("missing payload type", #"{"messagePayload":{"text":"hi"}}"#, .missingField, at: "$.messagePayload.type",
-             saying: #"missing required field "type""#),
-        Case("missing text", #"{"messagePayload":{"type":"text"}}"#, .missingField, at: "$.messagePayload.text",
-             saying: #"missing required field "text""#),
-        Case("null text", #"{"messagePayload":{"type":"text","text":null}}"#, .typeMismatch, at: "$.messagePayload.text",
-             saying: "expected a string, found null"),
-        Case("number as text", #"{"messagePayload":{"type":"text","text":42}}"#, .typeMismatch, at: "$.messagePayload.text",
-             saying: "expected a string, found number"),
-        Case("deep wrong type",
-             #"{"messagePayload":{"type":"card","layout":"vertical","cards":[{"title":"a"},{"title":"b","actions":[{"type":"call","phoneNumber":18005555555}]}]}}"#,
-             .typeMismatch, at: "$.messagePayload.cards[1].actions[0].phoneNumber", saying: "expected a string, found number"),
-        Case("fractional integer", #"{"messagePayload":{"type":"form","forms":[],"formColumns":1.5}}"#, .invalidValue,
-             at: "$.messagePayload.formColumns", saying: "expected an integer, found 1.5"),
-        Case("missing attachment url", #"{"messagePayload":{"type":"attachment","attachment":{"type":"image"}}}"#,
-             .missingField, at: "$.messagePayload.attachment.url", saying: #"missing required field "url""#),
-        Case("boolean as string", #"{"messagePayload":{"type":"text","text":"a"},"endOfTurn":"yes"}"#, .typeMismatch,
-             at: "$.endOfTurn", saying: "expected a boolean, found string"),
+        Case(
+            "truncated frame", #"{"messagePayload":{"type":"text","text":"hi""#, .malformedJSON, at: "$.messagePayload",
+            saying: "expected ',' or '}' in an object, found the end of the input"),
+        Case(
+            "single quotes", "{'type':'text'}", .malformedJSON, at: "$",
+            saying: "expected a string key in an object, found '''"),
+        Case(
+            "unquoted key", #"{"messagePayload":{type:"text"}}"#, .malformedJSON, at: "$.messagePayload",
+            saying: "expected a string key in an object, found 't' (line 1, column 20)"),
+        Case(
+            "trailing garbage", #"{"state":{"type":"ping"}} x"#, .malformedJSON, at: "$",
+            saying: "unexpected 'x' after the JSON value (line 1, column 27)"),
+        Case(
+            "leading zero", #"{"messagePayload":{"type":"location","location":{"latitude":01,"longitude":2}}}"#,
+            .malformedJSON, at: "$.messagePayload.location.latitude", saying: "a number cannot have a leading zero"),
+        Case(
+            "raw control character", "{\"messagePayload\":{\"type\":\"text\",\"text\":\"a\u{1}b\"}}", .malformedJSON,
+            at: "$.messagePayload.text", saying: "control character byte 0x01 inside a string must be escaped"),
+        Case(
+            "bad escape", #"{"messagePayload":{"type":"text","text":"a\qb"}}"#, .malformedJSON,
+            at: "$.messagePayload.text",
+            saying: #"invalid escape '\' followed by 'q'"#),
+        Case(
+            "invalid UTF-8",
+            Array(#"{"messagePayload":{"type":"text","text":""#.utf8) + [0xC3, 0x28] + Array(#""}}"#.utf8),
+            .invalidUTF8, at: "$.messagePayload.text", saying: "invalid UTF-8 sequence starting with byte 0xC3"),
+        Case(
+            "unpaired surrogate", #"{"messagePayload":{"type":"text","text":"\ud83c!"}}"#, .invalidUTF8,
+            at: "$.messagePayload.text", saying: "unpaired surrogate escape in a string"),
+        Case(
+            "duplicate key", #"{"messagePayload":{"type":"text","text":"a","text":"b"}}"#, .duplicateKey,
+            at: "$.messagePayload.text", saying: #"the key "text" appears more than once"#),
+        Case(
+            "number out of range",
+            #"{"messagePayload":{"type":"location","location":{"latitude":1e400,"longitude":2}}}"#,
+            .numberOutOfRange, at: "$.messagePayload.location.latitude", saying: "the number 1e400 does not fit"),
+        Case(
+            "too deep", String(repeating: #"{"a":"#, count: 600), .nestingTooDeep,
+            at: "$" + String(repeating: ".a", count: 512), saying: "nest deeper than 512 levels"),
+        Case(
+            "frame is not an object", #"["messagePayload"]"#, .typeMismatch, at: "$",
+            saying: "expected an object, found array"),
+        Case(
+            "missing messagePayload", #"{"userId":"guest"}"#, .missingField, at: "$.messagePayload",
+            saying: #"missing required field "messagePayload""#),
+        Case(
+            "payload is a string", #"{"messagePayload":"hi"}"#, .typeMismatch, at: "$.messagePayload",
+            saying: "expected an object, found string"),
+        Case(
+            "missing payload type", #"{"messagePayload":{"text":"hi"}}"#, .missingField, at: "$.messagePayload.type",
+            saying: #"missing required field "type""#),
+        Case(
+            "missing text", #"{"messagePayload":{"type":"text"}}"#, .missingField, at: "$.messagePayload.text",
+            saying: #"missing required field "text""#),
+        Case(
+            "null text", #"{"messagePayload":{"type":"text","text":null}}"#, .typeMismatch, at: "$.messagePayload.text",
+            saying: "expected a string, found null"),
+        Case(
+            "number as text", #"{"messagePayload":{"type":"text","text":42}}"#, .typeMismatch,
+            at: "$.messagePayload.text",
+            saying: "expected a string, found number"),
+        Case(
+            "deep wrong type",
+            #"{"messagePayload":{"type":"card","layout":"vertical","cards":[{"title":"a"},{"title":"b","actions":[{"type":"call","phoneNumber":18005555555}]}]}}"#,
+            .typeMismatch, at: "$.messagePayload.cards[1].actions[0].phoneNumber",
+            saying: "expected a string, found number"),
+        Case(
+            "fractional integer", #"{"messagePayload":{"type":"form","forms":[],"formColumns":1.5}}"#, .invalidValue,
+            at: "$.messagePayload.formColumns", saying: "expected an integer, found 1.5"),
+        Case(
+            "missing attachment url", #"{"messagePayload":{"type":"attachment","attachment":{"type":"image"}}}"#,
+            .missingField, at: "$.messagePayload.attachment.url", saying: #"missing required field "url""#),
+        Case(
+            "boolean as string", #"{"messagePayload":{"type":"text","text":"a"},"endOfTurn":"yes"}"#, .typeMismatch,
+            at: "$.endOfTurn", saying: "expected a boolean, found string"),
     ]
 
     @Test(arguments: cases)
@@ -99,7 +129,9 @@ struct MalformedInputTests {
 
     @Test func errorsDescribeThemselves() {
         let error = parleyError { _ = try UserMessage(decoding: #"{"messagePayload":{"type":"text"}}"#) }
-        #expect(error?.description == #"error[decode.missingField] at $.messagePayload.text: missing required field "text""#)
+        #expect(
+            error?.description == #"error[decode.missingField] at $.messagePayload.text: missing required field "text""#
+        )
     }
 
     @Test func codableDecodingReportsTheFullPath() throws {
@@ -113,9 +145,13 @@ struct MalformedInputTests {
     }
 
     @Test func errorsTravelAsJSON() throws {
-        let error = ParleyError(.missingField, "missing required field \"text\"", path: JSONPath([.key("messagePayload"), .key("text")]))
+        let error = ParleyError(
+            .missingField, "missing required field \"text\"", path: JSONPath([.key("messagePayload"), .key("text")]))
         let frame = ServerFrame.error(error)
-        #expect(frame.jsonString() == #"{"error":{"code":"decode.missingField","message":"missing required field \"text\"","path":"$.messagePayload.text"}}"#)
+        #expect(
+            frame.jsonString()
+                == #"{"error":{"code":"decode.missingField","message":"missing required field \"text\"","path":"$.messagePayload.text"}}"#
+        )
         #expect(try ServerFrame(decoding: frame.jsonBytes()) == frame)
         #expect(try JSONDecoder().decode(ParleyError.self, from: JSONEncoder().encode(error)) == error)
     }

@@ -25,14 +25,16 @@ struct OpenWireTypesTests {
     }
 
     @Test func unknownPayloadTypeWithUnexpectedSharedKeysStaysWhole() throws {
-        let message = try roundTrip(SkillMessage.self, #"{"messagePayload":{"type":"grid","actions":"all","headerText":7}}"#)
+        let message = try roundTrip(
+            SkillMessage.self, #"{"messagePayload":{"type":"grid","actions":"all","headerText":7}}"#)
         #expect(message.payload.content == .unknown("grid"))
         #expect(message.payload.actions == nil)
         #expect(message.payload.extra == ["actions": "all", "headerText": 7])
     }
 
     @Test func unknownActionType() throws {
-        let action = try roundTrip(Action.self, #"{"type":"scan","label":"Scan a code","format":"qr","options":{"torch":true}}"#)
+        let action = try roundTrip(
+            Action.self, #"{"type":"scan","label":"Scan a code","format":"qr","options":{"torch":true}}"#)
         #expect(action.kind == .unknown("scan"))
         #expect(action.label == "Scan a code")
         #expect(action.extra == ["format": "qr", "options": ["torch": true]])
@@ -42,7 +44,8 @@ struct OpenWireTypesTests {
     }
 
     @Test func unknownFieldDisplayType() throws {
-        let field = try roundTrip(Field.self, ##"{"displayType":"signature","id":"sign","label":"Sign here","penColor":"#000"}"##)
+        let field = try roundTrip(
+            Field.self, ##"{"displayType":"signature","id":"sign","label":"Sign here","penColor":"#000"}"##)
         #expect(field.kind == .unknown("signature"))
         #expect(field.kind.isEditable == false)
         #expect(field.id == "sign")

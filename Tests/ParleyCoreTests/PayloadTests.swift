@@ -28,7 +28,8 @@ struct PayloadTests {
         let payload = try payload("UserMessage.attachment.image")
         guard case .attachment(let attachment) = payload.content else { Issue.record("not attachment"); return }
         #expect(attachment.type == .image)
-        #expect(attachment.url == "http://oda-instance.com/attachment/v1/attachments/d43fd051-02cf-4c62-a422-313979eb9d55")
+        #expect(
+            attachment.url == "http://oda-instance.com/attachment/v1/attachments/d43fd051-02cf-4c62-a422-313979eb9d55")
     }
 
     @Test func location() throws {
@@ -44,8 +45,13 @@ struct PayloadTests {
         guard case .card(let cards) = payload.content else { Issue.record("not card"); return }
         #expect(cards.layout == .horizontal)
         #expect(cards.cards.map(\.title) == ["Hawaiian Pizza", "Cheese Pizza"])
-        #expect(cards.cards[1].actions?[1].kind == .postback(
-            ["state": "GetOrder", "variables": ["pizzaType": "cheese", "pizzaCrust": "thick", "pizzaSize": "large"]]))
+        #expect(
+            cards.cards[1].actions?[1].kind
+                == .postback(
+                    [
+                        "state": "GetOrder",
+                        "variables": ["pizzaType": "cheese", "pizzaCrust": "thick", "pizzaSize": "large"],
+                    ]))
         #expect(payload.globalActions?.first?.kind == .call(phoneNumber: "123456789"))
     }
 
@@ -64,7 +70,9 @@ struct PayloadTests {
         #expect(table.rows[0].fields.map(\.value) == ["#1042", "$42.10"])
         #expect(table.rows[0].fields[1].alignment == .right)
         #expect(table.rows[0].selectAction?.label == "Open #1042")
-        #expect(table.paginationInfo == PaginationInfo(totalCount: 12, rangeSize: 1, rangeStart: 0, status: "Showing 1 of 12 orders"))
+        #expect(
+            table.paginationInfo
+                == PaginationInfo(totalCount: 12, rangeSize: 1, rangeStart: 0, status: "Showing 1 of 12 orders"))
         #expect(table.tableTitle == "Orders")
     }
 
@@ -93,9 +101,11 @@ struct PayloadTests {
         guard case .editForm(let form) = payload.content else { Issue.record("not editForm"); return }
         #expect(form.title == "Expense")
         #expect(form.errorMessage == "Amount is required")
-        #expect(form.allFields.compactMap(\.id) == ["subject", "amount", "date", "time", "type", "toppings", "receipt"])
+        #expect(
+            form.allFields.compactMap(\.id) == ["subject", "amount", "date", "time", "type", "toppings", "receipt"])
         #expect(form.allFields.allSatisfy { $0.kind.isEditable })
-        #expect(payload.actions?.first?.kind == .submitForm(postback: ["action": "submit", "system.state": "editExpense"]))
+        #expect(
+            payload.actions?.first?.kind == .submitForm(postback: ["action": "submit", "system.state": "editExpense"]))
         #expect(payload.channelExtensions?.replaceMessage == true)
     }
 
@@ -141,7 +151,8 @@ struct PayloadTests {
         #expect(message.source == .agent)
         #expect(message.payload.content == .status(.init(.responding)))
         let user = try payload("UserMessage.status.typing-sneak-preview")
-        #expect(user.content == .status(.init(.responding, partyType: "user", source: "sdk", text: "I would like to cha")))
+        #expect(
+            user.content == .status(.init(.responding, partyType: "user", source: "sdk", text: "I would like to cha")))
         #expect(try payload("UserMessage.status.idle").text == "...")
     }
 
@@ -192,9 +203,11 @@ struct PayloadTests {
     @Test func updateApplicationContextCommand() throws {
         let web = try payload("UserMessage.updateApplicationContextCommand.web-sdk")
         #expect(web.content == .updateApplicationContextCommand(.init(source: .chatWindow, context: "JobRequisition")))
-        guard case .updateApplicationContextCommand(let node) = try payload(
-            "UserMessage.updateApplicationContextCommand.node-sdk"
-        ).content else { Issue.record("not updateApplicationContextCommand"); return }
+        guard
+            case .updateApplicationContextCommand(let node) = try payload(
+                "UserMessage.updateApplicationContextCommand.node-sdk"
+            ).content
+        else { Issue.record("not updateApplicationContextCommand"); return }
         #expect(node.source == .skill)
         #expect(node.command == .updateApplicationContext)
         #expect(node.fieldName == "JobDescription")
@@ -202,19 +215,25 @@ struct PayloadTests {
     }
 
     @Test func executeApplicationActionCommand() throws {
-        guard case .executeApplicationActionCommand(let web) = try payload(
-            "SkillMessage.executeApplicationActionCommand.web-sdk"
-        ).content else { Issue.record("not executeApplicationActionCommand"); return }
+        guard
+            case .executeApplicationActionCommand(let web) = try payload(
+                "SkillMessage.executeApplicationActionCommand.web-sdk"
+            ).content
+        else { Issue.record("not executeApplicationActionCommand"); return }
         #expect(web.effectiveAction == "navigate")
-        guard case .executeApplicationActionCommand(let node) = try payload(
-            "SkillMessage.executeApplicationActionCommand.node-sdk"
-        ).content else { Issue.record("not executeApplicationActionCommand"); return }
+        guard
+            case .executeApplicationActionCommand(let node) = try payload(
+                "SkillMessage.executeApplicationActionCommand.node-sdk"
+            ).content
+        else { Issue.record("not executeApplicationActionCommand"); return }
         #expect(node.effectiveAction == "updateFields")
         #expect(node.applicationName == "HCM")
     }
 
     @Test func getDebugInfoCommand() throws {
-        #expect(try payload("UserMessage.getDebugInfoCommand.request").content == .getDebugInfoCommand(.init(infoTypes: ["flowState"])))
+        #expect(
+            try payload("UserMessage.getDebugInfoCommand.request").content
+                == .getDebugInfoCommand(.init(infoTypes: ["flowState"])))
     }
 
     @Test func builtPayloadsEncodeAsTheProtocolSays() throws {

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The examples are copied verbatim from README.md and GettingStarted.md.)
 import Foundation
 import ParleyCore
 import Testing

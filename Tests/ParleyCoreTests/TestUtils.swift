@@ -13,7 +13,8 @@ struct Fixture: CustomStringConvertible, Sendable {
     var data: Data { (try? Data(contentsOf: url)) ?? Data() }
     var description: String { "\(group)/\(name)" }
 
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures")
 
     /// Every fixture of `groups`, sorted by name.
     static func all(_ groups: [String] = ["seed", "protocol"]) throws -> [Fixture] {

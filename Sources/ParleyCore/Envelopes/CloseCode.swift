@@ -49,7 +49,7 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// Whether reconnecting with the same credentials cannot succeed: the client surfaces the error
     /// once, and only tries again with a new token (for ``tokenExpired``) or a new configuration.
     public var isFinal: Bool {
-        (4001 ... 4011).contains(rawValue) || self == .policyViolation
+        (4001...4011).contains(rawValue) || self == .policyViolation
     }
 
     private static let byErrorCode: [ParleyError.Code: CloseCode] = [

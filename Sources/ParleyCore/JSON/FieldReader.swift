@@ -28,7 +28,8 @@ struct FieldReader {
         throws(ParleyError) -> Value
     {
         guard let position = take(key) else {
-            throw ParleyError(.missingField, "missing required field \(JSONValue.string(key))", path: JSONPath([.key(key)]))
+            throw ParleyError(
+                .missingField, "missing required field \(JSONValue.string(key))", path: JSONPath([.key(key)]))
         }
         return try decode(Value.self, at: position)
     }
@@ -78,7 +79,7 @@ struct FieldReader {
         let count = object.count
         guard count > 0 else { return nil }
         var position = cursor < count ? cursor : 0
-        for _ in 0 ..< count {
+        for _ in 0..<count {
             if object[position].key == key {
                 cursor = position + 1
                 return position

@@ -86,7 +86,7 @@ struct JSONParser {
         let start = index
         let count = literal.utf8CodeUnitCount
         guard bytes.count - index >= count,
-            UnsafeBufferPointer(start: literal.utf8Start, count: count).elementsEqual(bytes[index ..< index + count])
+            UnsafeBufferPointer(start: literal.utf8Start, count: count).elementsEqual(bytes[index..<index + count])
         else {
             throw failure(.malformedJSON, "expected a value, found \(describeCurrent())", at: start)
         }
@@ -197,7 +197,7 @@ struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == .quote {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self)
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return text
             } else if byte == .backslash {
@@ -215,7 +215,7 @@ struct JSONParser {
 
     /// The slow path, taken at the first backslash: copies into a buffer and decodes escapes.
     private mutating func parseEscapedString(from start: Int) throws(ParleyError) -> String {
-        var buffer = Array(bytes[start ..< index])
+        var buffer = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             if byte == .quote {
@@ -245,7 +245,7 @@ struct JSONParser {
             } else {
                 let scalarStart = index
                 try skipMultiByteScalar()
-                buffer.append(contentsOf: bytes[scalarStart ..< index])
+                buffer.append(contentsOf: bytes[scalarStart..<index])
             }
         }
         throw failure(.malformedJSON, "unterminated string")
@@ -256,17 +256,17 @@ struct JSONParser {
         let escapeStart = index - 2
         let first = try parseHex4()
         switch first {
-        case 0xD800 ... 0xDBFF:
+        case 0xD800...0xDBFF:
             guard current == .backslash, index + 1 < bytes.count, bytes[index + 1] == .lowerU else {
                 throw failure(.invalidUTF8, "unpaired surrogate escape in a string", at: escapeStart)
             }
             index += 2
             let second = try parseHex4()
-            guard (0xDC00 ... 0xDFFF).contains(second) else {
+            guard (0xDC00...0xDFFF).contains(second) else {
                 throw failure(.invalidUTF8, "unpaired surrogate escape in a string", at: escapeStart)
             }
             return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
-        case 0xDC00 ... 0xDFFF:
+        case 0xDC00...0xDFFF:
             throw failure(.invalidUTF8, "unpaired surrogate escape in a string", at: escapeStart)
         default:
             return Unicode.Scalar(first)!
@@ -275,14 +275,15 @@ struct JSONParser {
 
     private mutating func parseHex4() throws(ParleyError) -> UInt32 {
         var value: UInt32 = 0
-        for _ in 0 ..< 4 {
+        for _ in 0..<4 {
             let byte = current
             let digit: UInt8
             switch byte {
             case .zero ... .nine: digit = byte - .zero
-            case UInt8(ascii: "a") ... UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A") ... UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw failure(.malformedJSON, "expected 4 hexadecimal digits after \\u, found \(describeCurrent())")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default:
+                throw failure(.malformedJSON, "expected 4 hexadecimal digits after \\u, found \(describeCurrent())")
             }
             value = value << 4 | UInt32(digit)
             index += 1
@@ -298,19 +299,19 @@ struct JSONParser {
     private mutating func skipMultiByteScalar() throws(ParleyError) {
         let lead = bytes[index]
         let length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80 ... 0xBF
+        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
         switch lead {
-        case 0xC2 ... 0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0 ... 0xBF
-        case 0xE1 ... 0xEC, 0xEE ... 0xEF: length = 3
-        case 0xED: length = 3; secondRange = 0x80 ... 0x9F
-        case 0xF0: length = 4; secondRange = 0x90 ... 0xBF
-        case 0xF1 ... 0xF3: length = 4
-        case 0xF4: length = 4; secondRange = 0x80 ... 0x8F
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; secondRange = 0x80...0x9F
+        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; secondRange = 0x80...0x8F
         default: throw failure(.invalidUTF8, "byte \(hex(lead)) cannot start a UTF-8 sequence")
         }
         guard index + length <= bytes.count, secondRange.contains(bytes[index + 1]),
-            bytes[(index + 2) ..< (index + length)].allSatisfy({ (0x80 ... 0xBF).contains($0) })
+            bytes[(index + 2)..<(index + length)].allSatisfy({ (0x80...0xBF).contains($0) })
         else {
             throw failure(.invalidUTF8, "invalid UTF-8 sequence starting with byte \(hex(lead))")
         }
@@ -357,7 +358,7 @@ struct JSONParser {
             let magnitude = Double(integer)
             return negative ? -magnitude : magnitude
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< index]), as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             throw failure(.numberOutOfRange, "the number \(text) does not fit a 64-bit floating-point value", at: start)
         }
@@ -376,7 +377,7 @@ struct JSONParser {
     private func describeCurrent() -> String {
         guard index < bytes.count else { return "the end of the input" }
         let byte = bytes[index]
-        if (0x21 ... 0x7E).contains(byte) { return "'\(Character(Unicode.Scalar(byte)))'" }
+        if (0x21...0x7E).contains(byte) { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte \(hex(byte))"
     }
 
@@ -390,7 +391,7 @@ struct JSONParser {
         let offset = min(offset ?? index, bytes.count)
         var line = 1
         var column = 1
-        for byte in bytes[0 ..< offset] {
+        for byte in bytes[0..<offset] {
             if byte == .newline {
                 line += 1
                 column = 1

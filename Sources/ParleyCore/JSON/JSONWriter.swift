@@ -90,7 +90,7 @@ struct JSONWriter {
         text.withUTF8 { utf8 in
             var runStart = 0
             for (offset, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart ..< offset]))
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<offset]))
                 runStart = offset + 1
                 switch byte {
                 case 0x22: append("\\\"")

@@ -16,7 +16,9 @@ public struct Attachment: JSONConvertible, Codable, Hashable {
     public var extra: JSONObject
 
     /// Creates an attachment.
-    public init(type: AttachmentType, url: String, title: String? = nil, filename: String? = nil, extra: JSONObject = [:]) {
+    public init(
+        type: AttachmentType, url: String, title: String? = nil, filename: String? = nil, extra: JSONObject = [:]
+    ) {
         self.type = type
         self.url = url
         self.title = title

@@ -242,11 +242,13 @@ public struct Field: JSONConvertible, Codable, Hashable {
                     truncateAt: try reader.optional("truncateAt"), fontSize: try reader.optional("fontSize"),
                     fontWeight: try reader.optional("fontWeight")))
         case .link:
-            kind = .link(LinkStyle(linkLabel: try reader.optional("linkLabel"), imageUrl: try reader.optional("imageUrl")))
+            kind = .link(
+                LinkStyle(linkLabel: try reader.optional("linkLabel"), imageUrl: try reader.optional("imageUrl")))
         case .media: kind = .media(try reader.required("mediaType"))
         case .action: kind = .action(try reader.required("action"))
         case .singleSelect, .multiSelect:
-            let choices = Choices(options: try reader.required("options"), layoutStyle: try reader.optional("layoutStyle"))
+            let choices = Choices(
+                options: try reader.required("options"), layoutStyle: try reader.optional("layoutStyle"))
             kind = displayType == .singleSelect ? .singleSelect(choices) : .multiSelect(choices)
         case .datePicker:
             kind = .datePicker(Bounds(minimum: try reader.optional("minDate"), maximum: try reader.optional("maxDate")))
@@ -264,7 +266,8 @@ public struct Field: JSONConvertible, Codable, Hashable {
                     multiLine: try reader.optional("multiLine"), minLength: try reader.optional("minLength"),
                     maxLength: try reader.optional("maxLength"), inputStyle: try reader.optional("inputStyle")))
         case .numberInput:
-            kind = .numberInput(NumberRange(minValue: try reader.optional("minValue"), maxValue: try reader.optional("maxValue")))
+            kind = .numberInput(
+                NumberRange(minValue: try reader.optional("minValue"), maxValue: try reader.optional("maxValue")))
         default:
             kind = .unknown(displayType)
         }

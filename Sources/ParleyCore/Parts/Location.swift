@@ -16,7 +16,8 @@ public struct Location: JSONConvertible, Codable, Hashable {
     public var extra: JSONObject
 
     /// Creates a location.
-    public init(latitude: Double, longitude: Double, title: String? = nil, url: String? = nil, extra: JSONObject = [:]) {
+    public init(latitude: Double, longitude: Double, title: String? = nil, url: String? = nil, extra: JSONObject = [:])
+    {
         self.latitude = latitude
         self.longitude = longitude
         self.title = title

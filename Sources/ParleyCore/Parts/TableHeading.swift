@@ -57,7 +57,8 @@ public struct TableRow: JSONConvertible, Codable, Hashable {
 
     /// Creates a row.
     public init(
-        fields: [Field], selectAction: Action? = nil, channelExtensions: ChannelExtensions? = nil, extra: JSONObject = [:]
+        fields: [Field], selectAction: Action? = nil, channelExtensions: ChannelExtensions? = nil,
+        extra: JSONObject = [:]
     ) {
         self.fields = fields
         self.selectAction = selectAction

@@ -11,7 +11,8 @@ extension MessagePayload {
         /// CloudEvents context attributes such as `id` and `source` (`contextProperties`).
         public var contextProperties: JSONObject?
         /// Creates event content.
-        public init(eventType: String, eventVersion: String, eventData: JSONValue, contextProperties: JSONObject? = nil) {
+        public init(eventType: String, eventVersion: String, eventData: JSONValue, contextProperties: JSONObject? = nil)
+        {
             self.eventType = eventType
             self.eventVersion = eventVersion
             self.eventData = eventData

@@ -149,7 +149,7 @@ extension MessagePayload {
             let flat = fields ?? []
             let perRow = max(formColumns ?? 1, 1)
             return stride(from: 0, to: flat.count, by: perRow).map { start in
-                FormRow(columns: flat[start ..< min(start + perRow, flat.count)].map { FormColumn(fields: [$0]) })
+                FormRow(columns: flat[start..<min(start + perRow, flat.count)].map { FormColumn(fields: [$0]) })
             }
         }
 
