@@ -148,3 +148,15 @@ struct CloseCodeTests {
         #expect(!CloseCode.goingAway.isFinal)
     }
 }
+
+@Suite("Codes as Codable values")
+struct CodeCodingTests {
+    @Test func errorAndCloseCodesEncodeAsTheirRawValues() throws {
+        #expect(
+            String(decoding: try JSONEncoder().encode(ParleyError.Code.malformedJSON), as: UTF8.self)
+                == #""json.malformed""#)
+        #expect(String(decoding: try JSONEncoder().encode(CloseCode.tokenExpired), as: UTF8.self) == "4003")
+        #expect(try JSONDecoder().decode(ParleyError.Code.self, from: Data(#""auth.future""#.utf8)) == "auth.future")
+        #expect(String(decoding: try JSONEncoder().encode(PayloadType.textStream), as: UTF8.self) == #""textStream""#)
+    }
+}
