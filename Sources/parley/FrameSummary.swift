@@ -8,7 +8,6 @@ enum FrameSummary {
             "\(message.effectiveSource) message: \(describe(message.payload))"
         case .state(let state): "state \(state.type)"
         case .suggestions(let answer): "suggestions (\(answer.suggestions.count))"
-        case .error(let error): "error \(error.code)"
         case .unknown(let object): "unknown frame with keys \(object.keys.joined(separator: ", "))"
         }
     }
@@ -36,6 +35,7 @@ enum FrameSummary {
         case .location(let location): parts.append("\(location.latitude), \(location.longitude)")
         case .textStream(let stream): parts.append(stream.streamState.rawValue)
         case .command(let command): parts.append(command.command.rawValue)
+        case .error(let error): parts.append(error.errorCode.map { "\($0)" } ?? "")
         case .unknown: parts.append("not known to this version, kept as is")
         default: break
         }

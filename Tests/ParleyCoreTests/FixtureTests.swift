@@ -95,7 +95,6 @@ struct FixtureTests {
         case .message: "message"
         case .state: "state"
         case .suggestions: "suggestions"
-        case .error: "error"
         case .unknown: "unknown"
         }
     }

@@ -54,13 +54,15 @@ struct FrameTests {
     @Test func suggestionsAndErrors() throws {
         let suggestions = try ServerFrame(decoding: Fixture.named("ServerFrame.suggestions.autocomplete").data)
         #expect(suggestions == .suggestions(Suggestions(["order a pizza", "order status", "order history"])))
-        guard case .error(let error) = try ServerFrame(decoding: Fixture.named("ServerFrame.error.malformed").data)
-        else {
-            Issue.record("not an error frame")
+        let message = try SkillMessage(decoding: Fixture.named("SkillMessage.error.malformed-frame").data)
+        guard case .error(let content) = message.payload.content else {
+            Issue.record("not an error payload")
             return
         }
-        #expect(error.code == .malformedJSON)
-        #expect(error.path == JSONPath([.key("messagePayload")]))
+        #expect(content.errorMessage == "expected ',' or '}' in an object, found 'x' (line 1, column 12)")
+        #expect(content.parleyError?.code == .malformedJSON)
+        #expect(content.parleyError?.path == JSONPath([.key("messagePayload")]))
+        #expect(MessagePayload.ErrorMessage("plain").parleyError == nil)
     }
 
     @Test func skillEnvelopeFields() throws {

@@ -144,15 +144,21 @@ struct MalformedInputTests {
         #expect(error?.path?.description == "$.messages[1].messagePayload.text")
     }
 
-    @Test func errorsTravelAsJSON() throws {
+    @Test func errorsTravelAsErrorPayloads() throws {
         let error = ParleyError(
             .missingField, "missing required field \"text\"", path: JSONPath([.key("messagePayload"), .key("text")]))
-        let frame = ServerFrame.error(error)
+        let reply = SkillMessage(payload: .error(error), userId: "guest")
         #expect(
-            frame.jsonString()
-                == #"{"error":{"code":"decode.missingField","message":"missing required field \"text\"","path":"$.messagePayload.text"}}"#
+            reply.jsonString()
+                == #"{"messagePayload":{"type":"error","errorMessage":"missing required field \"text\"","errorCode":"decode.missingField","errorPath":"$.messagePayload.text"},"source":"BOT","userId":"guest"}"#
         )
-        #expect(try ServerFrame(decoding: frame.jsonBytes()) == frame)
+        guard case .message(let decoded) = try ServerFrame(decoding: reply.jsonBytes()),
+            case .error(let content) = decoded.payload.content
+        else {
+            Issue.record("not an error payload")
+            return
+        }
+        #expect(content.parleyError == error)
         #expect(try JSONDecoder().decode(ParleyError.self, from: JSONEncoder().encode(error)) == error)
     }
 }

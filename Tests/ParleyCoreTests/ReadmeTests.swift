@@ -51,7 +51,7 @@ struct ReadmeTests {
                 #expect(text.text == "What do you want to do?")
                 #expect(message.payload.actions?.map(\.label) == ["Order Pizza"])
             }
-        case .state, .suggestions, .error, .unknown:
+        case .state, .suggestions, .unknown:
             break
         }
     }

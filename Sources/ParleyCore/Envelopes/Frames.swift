@@ -52,12 +52,13 @@ public enum ServerFrame: JSONConvertible, Codable, Hashable {
     case state(StateFrame)
     /// The answer to a `suggest` payload, `{"suggestions": […]}`.
     case suggestions(Suggestions)
-    /// A protocol error about a frame the client sent, `{"error": {"code", "message", "path"}}` (Parley's own).
-    case error(ParleyError)
     /// An object of a shape this version does not know.
     case unknown(JSONObject)
 
-    /// Decodes a frame, choosing the case by its keys: `messagePayload`, `state`, `suggestions`, then `error`.
+    /// Decodes a frame, choosing the case by its keys: `messagePayload`, `state`, then `suggestions`.
+    ///
+    /// Problems with a frame the client sent come back as a message whose payload is
+    /// ``MessagePayload/Content/error(_:)``, which Oracle clients show and Parley clients read as a ``ParleyError``.
     /// - Throws: ``ParleyError`` if the frame is not an object or its chosen case does not decode.
     public init(json: JSONValue) throws(ParleyError) {
         let object = try JSONObject(json: json)
@@ -67,12 +68,6 @@ public enum ServerFrame: JSONConvertible, Codable, Hashable {
             self = .state(try StateFrame(json: json))
         } else if object["suggestions"] != nil {
             self = .suggestions(try Suggestions(json: json))
-        } else if let error = object["error"], object.count == 1 {
-            do {
-                self = .error(try ParleyError(json: error))
-            } catch {
-                throw error.nested(in: .key("error"))
-            }
         } else {
             self = .unknown(object)
         }
@@ -84,7 +79,6 @@ public enum ServerFrame: JSONConvertible, Codable, Hashable {
         case .message(let message): message.jsonValue
         case .state(let state): state.jsonValue
         case .suggestions(let suggestions): suggestions.jsonValue
-        case .error(let error): ["error": error.jsonValue]
         case .unknown(let object): .object(object)
         }
     }

@@ -100,16 +100,44 @@ extension MessagePayload {
     }
 
     /// The members of an `error` payload: an error to show the user.
+    ///
+    /// Parley's server also sends one when a frame the client sent cannot be used, adding the
+    /// error's stable code (`errorCode`) and JSON path (`errorPath`); Oracle clients show the
+    /// message and ignore the rest, Parley clients read ``parleyError``.
     public struct ErrorMessage: PayloadContent {
         /// What to show (`errorMessage`).
         public var errorMessage: String
+        /// The error's stable code (`errorCode`, Parley).
+        public var errorCode: ParleyError.Code?
+        /// Where in the offending frame the problem is (`errorPath`, Parley).
+        public var errorPath: String?
+
         /// Creates error content.
-        public init(_ errorMessage: String) { self.errorMessage = errorMessage }
+        public init(_ errorMessage: String, errorCode: ParleyError.Code? = nil, errorPath: String? = nil) {
+            self.errorMessage = errorMessage
+            self.errorCode = errorCode
+            self.errorPath = errorPath
+        }
+
+        /// Creates error content that carries a ``ParleyError``.
+        public init(_ error: ParleyError) {
+            self.init(error.message, errorCode: error.code, errorPath: error.path?.description)
+        }
+
+        /// The error as a ``ParleyError``, when the payload carries a code.
+        public var parleyError: ParleyError? {
+            errorCode.map { ParleyError($0, errorMessage, path: errorPath.flatMap(JSONPath.init(parsing:))) }
+        }
+
         init(reading reader: inout FieldReader) throws(ParleyError) {
             errorMessage = try reader.required("errorMessage")
+            errorCode = try reader.optional("errorCode", as: String.self).map(ParleyError.Code.init(rawValue:))
+            errorPath = try reader.optional("errorPath")
         }
         func write(to builder: inout ObjectBuilder) {
             builder.set("errorMessage", errorMessage)
+            builder.set("errorCode", errorCode?.rawValue)
+            builder.set("errorPath", errorPath)
         }
     }
 

@@ -126,6 +126,11 @@ extension MessagePayload {
         MessagePayload(.attachment(attachment))
     }
 
+    /// An error to show, carrying the error's code and path.
+    public static func error(_ error: ParleyError) -> MessagePayload {
+        MessagePayload(.error(ErrorMessage(error)))
+    }
+
     /// The user ends the conversation.
     public static var closeSession: MessagePayload { MessagePayload(.closeSession) }
 
