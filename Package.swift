@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "ParleyCore", targets: ["ParleyCore"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
+        .library(name: "ParleySkills", targets: ["ParleySkills"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyTesting", targets: ["ParleyTesting"]),
         .executable(name: "parley", targets: ["parley"]),
@@ -27,8 +28,10 @@ let package = Package(
         .target(name: "ParleyCore"),
         // Headless chat client (filled by issue 4).
         .target(name: "ParleyClient", dependencies: ["ParleyCore"]),
+        // Scripted skills: the dialog-definition format, its interpreter and the demo skill (issue 3).
+        .target(name: "ParleySkills", dependencies: ["ParleyCore"]),
         // Reference chat server (filled by issue 3).
-        .target(name: "ParleyServer", dependencies: ["ParleyCore"]),
+        .target(name: "ParleyServer", dependencies: ["ParleyCore", "ParleySkills"]),
         // Test support shipped to app developers (filled by issues 4 and 5).
         .target(name: "ParleyTesting", dependencies: ["ParleyClient", "ParleyServer"]),
         .executableTarget(
@@ -41,6 +44,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "ParleySkillsTests", dependencies: ["ParleySkills"]),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley"]),
     ],
     swiftLanguageModes: [.v6]
