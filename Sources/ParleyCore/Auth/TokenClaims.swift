@@ -49,7 +49,7 @@ public struct TokenClaims: JSONConvertible, Codable, Hashable {
     ///   three base64url parts with a JSON payload, or a `decode.*` code when a claim is missing.
     public init(token: String) throws(ParleyError) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Self.base64URLDecoded(parts[1]) else {
+        guard parts.count == 3, let payload = Data(base64URLEncoded: parts[1]) else {
             throw ParleyError(.invalidToken, "a JWT has three base64url parts separated by '.'")
         }
         let json: JSONValue
@@ -75,10 +75,4 @@ public struct TokenClaims: JSONConvertible, Codable, Hashable {
     public var issuedDate: Date { Date(timeIntervalSince1970: issuedAt) }
     /// When the token expires.
     public var expiryDate: Date { Date(timeIntervalSince1970: expiresAt) }
-
-    private static func base64URLDecoded(_ text: Substring) -> Data? {
-        var base64 = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
-    }
 }

@@ -46,3 +46,10 @@ extension ParleyError.Code {
     /// The server failed; the message says no more than is safe to tell.
     public static let internalError: Self = "server.internal"
 }
+
+extension ParleyError.Code {
+    /// A frame of a kind the receiver does not handle: binary, or an object that is not a message, profile or state frame.
+    public static let unsupportedFrame: Self = "frame.unsupported"
+    /// A skill failed to answer; the conversation goes on.
+    public static let skillFailed: Self = "skill.failed"
+}
