@@ -11,7 +11,8 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Parley",
-    platforms: [.iOS(.v16), .macOS(.v13)],
+    // macOS 14: hummingbird-websocket, which the server is built on, requires it.
+    platforms: [.iOS(.v16), .macOS(.v14)],
     products: [
         .library(name: "ParleyCore", targets: ["ParleyCore"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
@@ -21,7 +22,17 @@ let package = Package(
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.6.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
     ],
     targets: [
         // Wire model: payloads, actions, envelopes, JSONValue, errors. No package dependencies.
@@ -31,7 +42,23 @@ let package = Package(
         // Scripted skills: the dialog-definition format, its interpreter and the demo skill (issue 3).
         .target(name: "ParleySkills", dependencies: ["ParleyCore"]),
         // Reference chat server (filled by issue 3).
-        .target(name: "ParleyServer", dependencies: ["ParleyCore", "ParleySkills"]),
+        .target(
+            name: "ParleyServer",
+            dependencies: [
+                "ParleyCore",
+                "ParleySkills",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // Test support shipped to app developers (filled by issues 4 and 5).
         .target(name: "ParleyTesting", dependencies: ["ParleyClient", "ParleyServer"]),
         .executableTarget(
@@ -41,10 +68,25 @@ let package = Package(
                 "ParleyClient",
                 "ParleyServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleySkillsTests", dependencies: ["ParleySkills"]),
+        .testTarget(
+            name: "ParleyServerTests",
+            dependencies: [
+                "ParleyServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
+            ]
+        ),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley"]),
     ],
     swiftLanguageModes: [.v6]

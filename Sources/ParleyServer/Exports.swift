@@ -1,3 +1,3 @@
-// ParleyServer re-exports the wire model it serves.
-// The reference server itself arrives with issue 3 (see README, "Status").
+// ParleyServer re-exports the wire model and the skills it serves.
 @_exported public import ParleyCore
+@_exported public import ParleySkills

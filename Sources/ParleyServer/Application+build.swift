@@ -1,0 +1,47 @@
+import Foundation
+public import Hummingbird
+import HummingbirdWebSocket
+public import Logging
+import NIOCore
+
+/// Builds the Parley chat server: the chat socket, attachment upload and download.
+///
+/// ```swift
+/// let app = try await buildApplication(configuration: configuration)
+/// try await app.runService()
+/// ```
+/// - Parameters:
+///   - configuration: Where to listen, where to keep data, the channels.
+///   - logger: Where to log.
+///   - onServerRunning: Called with the port once the server listens (useful with port 0).
+/// - Throws: When storage cannot be opened or a channel's skill cannot be loaded.
+public func buildApplication(
+    configuration: ServerConfiguration, logger: Logger = Logger(label: "parley.server"),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    let store = try SQLiteConversationStore(url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"))
+    var skills: [String: any Skill] = [:]
+    for channel in configuration.channels {
+        skills[channel.id] = try channel.skill.load()
+    }
+    let hub = ChatHub(store: store, skills: skills, channels: configuration.channels, logger: logger)
+    let socket = ChatSocket(configuration: configuration, hub: hub, logger: logger)
+
+    let router = Router(context: BasicWebSocketRequestContext.self)
+    router.get("/health") { _, _ in "ok" }
+    AttachmentRoutes(configuration: configuration).register(on: router)
+    router.ws("/chat/v1/chats/sockets/{client}") { request, _ in
+        try socket.shouldUpgrade(request)
+    } onUpgrade: { inbound, outbound, context in
+        try await socket.run(context.request, inbound: inbound, outbound: outbound)
+    }
+    return Application(
+        router: router,
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: router,
+            configuration: .init(maxFrameSize: configuration.maxFrameSize, autoPing: .disabled)),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parley"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        logger: logger
+    )
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOWebSocket
+
+/// One chat socket: authentication, then frames in, replies out.
+struct ChatSocket {
+    let configuration: ServerConfiguration
+    let hub: ChatHub
+    let logger: Logger
+
+    /// What the upgrade request said.
+    struct Upgrade {
+        var channelId: String?
+        var userId: String?
+        var authorization: String?
+        var origin: String?
+
+        init(_ request: Request) {
+            channelId = request.uri.queryParameters.get("channelId")
+            userId = request.uri.queryParameters.get("userId")
+            authorization = request.headers[.authorization]
+            origin = request.headers[.origin]
+        }
+
+        /// The token of an `Authorization: Bearer` header.
+        var bearerToken: String? {
+            guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return nil }
+            return String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// Refuses the upgrade when an `Authorization` header is present but not a valid token for the
+    /// channel (hummingbird-websocket answers a refused upgrade with HTTP 400). Everything else is
+    /// decided after the upgrade, with an error payload and a close code a browser can see.
+    func shouldUpgrade(_ request: Request) throws -> RouterShouldUpgrade {
+        let upgrade = Upgrade(request)
+        if upgrade.authorization != nil, let channelId = upgrade.channelId,
+            let channel = configuration.channel(channelId),
+            channel.enabled, channel.clientAuthenticationEnabled
+        {
+            guard let token = upgrade.bearerToken else {
+                throw HTTPError(.unauthorized, message: "the Authorization header is not \"Bearer <token>\"")
+            }
+            do {
+                _ = try ChannelToken.verify(token, for: channel, userId: upgrade.userId)
+            } catch {
+                throw HTTPError(.unauthorized, message: "\(error.code): \(error.message)")
+            }
+        }
+        return .upgrade([:])
+    }
+
+    /// Runs the socket until it closes.
+    func run(_ request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let upgrade = Upgrade(request)
+        var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
+        guard let channelId = upgrade.channelId, let channel = configuration.channel(channelId) else {
+            try await refuse(ParleyError(.unknownChannel, "no channel \"\(upgrade.channelId ?? "")\""), outbound)
+            return try await Self.drain(&messages)
+        }
+        guard channel.enabled else {
+            try await refuse(ParleyError(.channelDisabled, "channel \"\(channel.id)\" is disabled"), outbound)
+            return try await Self.drain(&messages)
+        }
+        guard channel.allows(origin: upgrade.origin) else {
+            try await refuse(
+                ParleyError(.originForbidden, "origin \(upgrade.origin ?? "") may not use channel \"\(channel.id)\""),
+                outbound)
+            return try await Self.drain(&messages)
+        }
+        var userId = upgrade.userId
+        if channel.clientAuthenticationEnabled {
+            if let token = upgrade.bearerToken {
+                userId = try ChannelToken.verify(token, for: channel, userId: userId).userId
+            } else {
+                // The first frame must be `auth`, within the configured time.
+                let timeout = configuration.authenticationTimeout
+                let timer = Task {
+                    try await Task.sleep(for: timeout)
+                    try await refuse(ParleyError(.authRequired, "no auth frame within \(timeout)"), outbound)
+                }
+                let first = try await messages.next()
+                timer.cancel()
+                guard let first else { return }
+                switch authenticate(first, channel: channel, userId: userId) {
+                case .success(let user): userId = user
+                case .failure(let error):
+                    try await refuse(error, outbound)
+                    return try await Self.drain(&messages)
+                }
+            }
+        }
+        guard let userId, !userId.isEmpty else {
+            try await refuse(
+                ParleyError(.missingField, "the userId query parameter is required"), outbound, code: .policyViolation)
+            return try await Self.drain(&messages)
+        }
+        let key = ConversationKey(channelId: channel.id, userId: userId)
+        let socket = UUID()
+        await hub.attach(socket, to: key, writer: outbound)
+        defer { Task { await hub.detach(socket, from: key) } }
+        while let message = try await messages.next() {
+            try await handle(message, channel: channel, key: key, outbound: outbound)
+        }
+    }
+
+    /// Reads what the client still sends after the server's close frame, until its close answer ends the
+    /// stream: that completes the closing handshake at once instead of after the close timeout.
+    private static func drain(_ messages: inout WebSocketInboundMessageStream.AsyncIterator) async throws {
+        while try await messages.next(isolation: #isolation) != nil {}
+    }
+
+    /// The user of a first frame that is a valid `auth` frame for `channel`.
+    private func authenticate(_ first: WebSocketMessage, channel: ChannelConfiguration, userId: String?)
+        -> Result<String, ParleyError>
+    {
+        guard case .text(let text) = first, case .state(let state)? = try? ClientFrame(decoding: text),
+            state.type == .auth, let token = state.token
+        else {
+            return .failure(ParleyError(.authRequired, "the first frame on this channel must be an auth frame"))
+        }
+        return Result { () throws(ParleyError) in try ChannelToken.verify(token, for: channel, userId: userId).userId }
+    }
+
+    private func handle(
+        _ message: WebSocketMessage, channel: ChannelConfiguration, key: ConversationKey,
+        outbound: WebSocketOutboundWriter
+    ) async throws {
+        guard case .text(let text) = message else {
+            return await reject(
+                ParleyError(.unsupportedFrame, "binary frames are not part of the chat protocol"), key, outbound)
+        }
+        let json: JSONValue
+        let frame: ClientFrame
+        do {
+            json = try JSONValue(parsing: text)
+            frame = try ClientFrame(json: json)
+        } catch {
+            return await reject(error, key, outbound)
+        }
+        switch frame {
+        case .state(let state) where state.type == .ping:
+            try await outbound.write(.text(StateFrame.pong.jsonString()))
+        case .state(let state) where state.type == .auth:
+            // A fresh token on an open socket: check it, keep the socket if it is good.
+            if channel.clientAuthenticationEnabled, let token = state.token {
+                do {
+                    _ = try ChannelToken.verify(token, for: channel, userId: key.userId)
+                } catch {
+                    return try await refuse(error, outbound)
+                }
+            }
+        case .state:
+            break
+        case .message(let user):
+            await hub.submit(.message(user.payload), frame: json, requestId: user.requestId, for: key)
+        case .profile(let update):
+            await hub.submit(.profile(update.profile), frame: json, requestId: nil, for: key)
+        case .unknown(let object):
+            await reject(
+                ParleyError(
+                    .unsupportedFrame,
+                    "a frame with keys \(object.keys.joined(separator: ", ")) is not a message, profile or state frame",
+                    path: JSONPath()),
+                key, outbound)
+        }
+    }
+
+    /// Answers a frame that cannot be used with an error payload; the socket stays open.
+    private func reject(_ error: ParleyError, _ key: ConversationKey, _ outbound: WebSocketOutboundWriter) async {
+        logger.debug("rejected a frame from \(key): \(error)")
+        await hub.send(SkillMessage(payload: .error(error), userId: key.userId), to: outbound)
+    }
+
+    /// Sends an error payload, then closes the socket with the error's close code.
+    private func refuse(_ error: ParleyError, _ outbound: WebSocketOutboundWriter, code: CloseCode? = nil) async throws
+    {
+        logger.info("refused a socket: \(error)")
+        try? await outbound.write(.text(SkillMessage(payload: .error(error)).jsonString()))
+        let closeCode = code ?? CloseCode(for: error.code)
+        var reason = "\(error.code): \(error.message)"
+        while reason.utf8.count > 123 { reason.removeLast() }
+        try await outbound.close(.init(codeNumber: Int(closeCode.rawValue)), reason: reason)
+    }
+}

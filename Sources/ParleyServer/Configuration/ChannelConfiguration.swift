@@ -1,0 +1,139 @@
+import Foundation
+
+/// A channel: the door an app's users come through, with its authentication rules and the skill behind it.
+///
+/// Mirrors an Oracle Web/iOS/Android channel: id, name, secret, client authentication, maximum token
+/// lifetime, session expiry, allowed origins and routing.
+public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
+    /// The channel id, the `channelId` query parameter and token claim.
+    public var id: String
+    /// A name for people.
+    public var name: String
+    /// The HS256 key that signs this channel's tokens; required when ``clientAuthenticationEnabled``.
+    public var secret: String?
+    /// Whether sockets must present a JWT signed with ``secret``.
+    public var clientAuthenticationEnabled: Bool
+    /// The longest token lifetime (`exp - iat`) accepted, in minutes.
+    public var maxTokenExpiryMinutes: Int
+    /// How long a conversation may be idle before the next message starts a new session, in minutes.
+    public var sessionExpiryMinutes: Int
+    /// Origins allowed to open sockets on an unauthenticated channel; `*` allows any. Only browser
+    /// origins (`http://…`, `https://…`) are checked: a request without one (a native app; native
+    /// WebSocket libraries send `ws://host` or nothing) is always allowed.
+    public var allowedOrigins: [String]
+    /// The skill this channel routes to.
+    public var skill: SkillReference
+    /// Whether the channel accepts connections.
+    public var enabled: Bool
+
+    /// Creates a channel.
+    public init(
+        id: String, name: String? = nil, secret: String? = nil, clientAuthenticationEnabled: Bool = false,
+        maxTokenExpiryMinutes: Int = 60, sessionExpiryMinutes: Int = 60 * 24, allowedOrigins: [String] = ["*"],
+        skill: SkillReference = .demo, enabled: Bool = true
+    ) {
+        self.id = id
+        self.name = name ?? id
+        self.secret = secret
+        self.clientAuthenticationEnabled = clientAuthenticationEnabled
+        self.maxTokenExpiryMinutes = maxTokenExpiryMinutes
+        self.sessionExpiryMinutes = sessionExpiryMinutes
+        self.allowedOrigins = allowedOrigins
+        self.skill = skill
+        self.enabled = enabled
+    }
+
+    /// Decodes a channel from a configuration file; `id` is required, the rest has the defaults of ``init(id:name:secret:clientAuthenticationEnabled:maxTokenExpiryMinutes:sessionExpiryMinutes:allowedOrigins:skill:enabled:)``.
+    public init(json: JSONValue) throws(ParleyError) {
+        let object = try JSONObject(json: json)
+        func read<Value: JSONConvertible>(_ key: String, _ type: Value.Type = Value.self) throws(ParleyError) -> Value?
+        {
+            guard let value = object[key], !value.isNull else { return nil }
+            do {
+                return try Value(json: value)
+            } catch {
+                var nested = error
+                nested.path = JSONPath([.key(key)] + (error.path?.components ?? []))
+                throw nested
+            }
+        }
+        guard let id = try read("id", String.self) else {
+            throw ParleyError(.missingField, "a channel needs an \"id\"", path: JSONPath([.key("id")]))
+        }
+        self.init(
+            id: id, name: try read("name"), secret: try read("secret"),
+            clientAuthenticationEnabled: try read("clientAuthenticationEnabled") ?? false,
+            maxTokenExpiryMinutes: try read("maxTokenExpiryMinutes") ?? 60,
+            sessionExpiryMinutes: try read("sessionExpiryMinutes") ?? 60 * 24,
+            allowedOrigins: try read("allowedOrigins") ?? ["*"], skill: try read("skill") ?? .demo,
+            enabled: try read("enabled") ?? true)
+        if clientAuthenticationEnabled, secret?.isEmpty ?? true {
+            throw ParleyError(
+                .invalidValue, "channel \"\(id)\" enables client authentication but has no secret",
+                path: JSONPath([.key("secret")]))
+        }
+    }
+
+    /// The configuration-file form.
+    public var jsonValue: JSONValue {
+        var object: JSONObject = [
+            "id": .string(id), "name": .string(name), "clientAuthenticationEnabled": .bool(clientAuthenticationEnabled),
+            "maxTokenExpiryMinutes": maxTokenExpiryMinutes.jsonValue,
+            "sessionExpiryMinutes": sessionExpiryMinutes.jsonValue, "allowedOrigins": allowedOrigins.jsonValue,
+            "skill": skill.jsonValue, "enabled": .bool(enabled),
+        ]
+        if let secret { object["secret"] = .string(secret) }
+        return .object(object)
+    }
+
+    /// Whether a socket whose `Origin` header is `origin` may use this channel.
+    public func allows(origin: String?) -> Bool {
+        guard !clientAuthenticationEnabled, let origin, !allowedOrigins.contains("*") else { return true }
+        let browserOrigins = origin.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            $0.lowercased().hasPrefix("http://") || $0.lowercased().hasPrefix("https://")
+        }
+        return browserOrigins.allSatisfy(allowedOrigins.contains)
+    }
+}
+
+/// Which skill a channel routes to.
+public enum SkillReference: JSONConvertible, Codable, Hashable {
+    /// The bundled pizza-order demo.
+    case demo
+    /// A dialog-definition file (see `docs/skills.md`).
+    case file(String)
+    /// A webhook: each user message is posted to this URL and the answer relayed.
+    case webhook(String)
+    /// Replies with what the user sent (for tests and benchmarks).
+    case echo
+
+    /// Decodes `"demo"`, `"echo"`, `{"file": PATH}` or `{"webhook": URL}`.
+    public init(json: JSONValue) throws(ParleyError) {
+        switch json {
+        case "demo": self = .demo
+        case "echo": self = .echo
+        case .object(let object) where object.count == 1:
+            if let path = object["file"]?.stringValue {
+                self = .file(path)
+            } else if let url = object["webhook"]?.stringValue {
+                self = .webhook(url)
+            } else {
+                fallthrough
+            }
+        default:
+            throw ParleyError(
+                .invalidValue, "a skill is \"demo\", \"echo\", {\"file\": PATH} or {\"webhook\": URL}",
+                path: JSONPath())
+        }
+    }
+
+    /// The configuration-file form.
+    public var jsonValue: JSONValue {
+        switch self {
+        case .demo: "demo"
+        case .echo: "echo"
+        case .file(let path): ["file": .string(path)]
+        case .webhook(let url): ["webhook": .string(url)]
+        }
+    }
+}

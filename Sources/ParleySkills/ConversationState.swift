@@ -1,0 +1,45 @@
+/// A conversation's persistent skill state; the server stores it (as JSON) between messages and across restarts.
+///
+/// ```json
+/// {"state": "askSize", "variables": {"pizzaType": "margherita", "pizzaCrust": "thin"},
+///  "profile": {"givenName": "Ada"}}
+/// ```
+///
+/// A new conversation starts from `ConversationState()`: no state, no variables, no profile.
+public struct ConversationState: JSONConvertible, Codable, Hashable {
+    /// The state the conversation waits in (`state`); `nil` before the first message and after the session closed.
+    public var state: String?
+    /// The skill's variables (`variables`).
+    public var variables: JSONObject
+    /// The user's profile from the last profile update (`profile`); kept when a session closes.
+    public var profile: Profile?
+    /// Members this version does not know, written back unchanged (a server may keep its own data here).
+    public var extra: JSONObject
+
+    /// Creates a state; the defaults are those of a conversation that has not started.
+    public init(state: String? = nil, variables: JSONObject = [:], profile: Profile? = nil, extra: JSONObject = [:]) {
+        self.state = state
+        self.variables = variables
+        self.profile = profile
+        self.extra = extra
+    }
+
+    /// Decodes the JSON form; every member is optional, and unknown members are kept in ``extra``.
+    public init(json: JSONValue) throws(ParleyError) {
+        let members = try Members(json)
+        state = try members.optional("state")
+        variables = try members.optional("variables") ?? [:]
+        profile = try members.optional("profile")
+        extra = members.object.removing("state").removing("variables").removing("profile")
+    }
+
+    /// The JSON form: `state` and `profile` when set, `variables` always, then the unknown members.
+    public var jsonValue: JSONValue {
+        var object = JSONObject()
+        if let state { object.append("state", .string(state)) }
+        object.append("variables", .object(variables))
+        if let profile { object.append("profile", profile.jsonValue) }
+        object.append(contentsOf: extra)
+        return .object(object)
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ParleyServer
+
+/// `parley serve`: the reference chat server.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Parley chat server.",
+        discussion: """
+            With no options it serves the demo pizza skill on the unauthenticated channel "demo" at \
+            127.0.0.1:8080 and keeps conversations in ./.parley-data. Channels come from --config (a JSON file, \
+            see docs/skills.md) and from --channel / --auth-channel.
+            """
+    )
+
+    @OptionGroup var server: ServerOptions
+
+    func run() async throws {
+        let configuration = try server.configuration()
+        var logger = Logger(label: "parley")
+        logger.logLevel = server.verbose ? .debug : .info
+        let app = try await buildApplication(configuration: configuration, logger: logger) { port in
+            FileHandle.standardOutput.write(Data((ServerOptions.banner(configuration, port: port) + "\n").utf8))
+        }
+        try await app.runService()
+    }
+}
+
+/// The options `parley serve` and `parley demo` share.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "Where conversations and attachments are kept.")
+    var data = ".parley-data"
+
+    @Option(help: "A JSON configuration file with channels (see docs/skills.md).")
+    var config: String?
+
+    @Option(help: "Add an unauthenticated channel with this id, routed to the demo skill.")
+    var channel: [String] = []
+
+    @Option(help: "Add a client-authenticated channel with this id (needs --secret), routed to the demo skill.")
+    var authChannel: String?
+
+    @Option(help: "The secret of --auth-channel, which signs its tokens (HS256).")
+    var secret: String?
+
+    @Option(help: "A dialog-definition file to route the command-line channels to, instead of the demo skill.")
+    var skill: String?
+
+    @Flag(help: "Log every frame rejected and every refused socket.")
+    var verbose = false
+
+    func validate() throws {
+        if authChannel != nil, secret?.isEmpty ?? true {
+            throw ValidationError("--auth-channel needs --secret")
+        }
+    }
+
+    func configuration() throws -> ServerConfiguration {
+        var configuration = ServerConfiguration(
+            host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true))
+        if let config {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: config))
+            do {
+                configuration.channels = try ServerConfigurationFile(decoding: bytes).channels
+            } catch {
+                throw ValidationError("\(config): \(error)")
+            }
+        }
+        let skillReference = skill.map(SkillReference.file) ?? .demo
+        configuration.channels += channel.map { ChannelConfiguration(id: $0, skill: skillReference) }
+        if let authChannel, let secret {
+            configuration.channels.append(
+                ChannelConfiguration(
+                    id: authChannel, secret: secret, clientAuthenticationEnabled: true, skill: skillReference))
+        }
+        if configuration.channels.isEmpty {
+            configuration.channels = [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference)]
+        }
+        return configuration
+    }
+
+    static func banner(_ configuration: ServerConfiguration, port: Int) -> String {
+        var lines = [
+            "Parley is listening on http://\(configuration.host):\(port) (data in \(configuration.dataDirectory.path))"
+        ]
+        for channel in configuration.channels {
+            let kind = channel.clientAuthenticationEnabled ? "authenticated" : "open"
+            let state = channel.enabled ? "" : ", disabled"
+            lines.append(
+                "  channel \(channel.id) (\(kind)\(state)): ws://\(configuration.host):\(port)/chat/v1/chats/sockets/websdk?channelId=\(channel.id)&userId=YOU"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+}

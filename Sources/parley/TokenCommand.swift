@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import ParleyServer
+
+/// `parley token`: mints a development token.
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Mint a channel JWT (HS256) for development.",
+        discussion: """
+            This is what an app's backend does: it holds the channel secret and gives the app a short-lived \
+            token. Apps never hold the secret. The token's claims are iat, exp, channelId and userId.
+            """
+    )
+
+    @Option(help: "The channel id.")
+    var channel: String
+
+    @Option(help: "The channel secret.")
+    var secret: String
+
+    @Option(help: "The user id.")
+    var user: String
+
+    @Option(help: "How long the token lives: seconds, or a number with s, m or h (30m, 1h).")
+    var ttl = "30m"
+
+    func run() throws {
+        guard let lifetime = Self.seconds(ttl), lifetime > 0 else {
+            throw ValidationError("--ttl \(ttl) is not a duration such as 90s, 30m or 1h")
+        }
+        print(ChannelToken.mint(channelId: channel, userId: user, secret: secret, lifetime: lifetime))
+    }
+
+    static func seconds(_ text: String) -> TimeInterval? {
+        let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600]
+        if let unit = text.last, let factor = units[unit] {
+            return Double(text.dropLast()).map { $0 * factor }
+        }
+        return Double(text)
+    }
+}

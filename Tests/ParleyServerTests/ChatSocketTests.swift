@@ -1,0 +1,146 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOWebSocket
+import Testing
+import WSCore
+
+@testable import ParleyServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Chat socket", .serialized, .timeLimit(.minutes(2)))
+struct ChatSocketTests {
+    static let open = ChannelConfiguration(id: "open", skill: .echo)
+    static let secured = ChannelConfiguration(
+        id: "secured", secret: "s3cret", clientAuthenticationEnabled: true, maxTokenExpiryMinutes: 60, skill: .echo)
+    static let disabled = ChannelConfiguration(id: "off", skill: .echo, enabled: false)
+    static let channels = [open, secured, disabled]
+
+    @Test func pingIsAnsweredWithPong() async throws {
+        try await withServer(channels: Self.channels) { server in
+            try await server.chat(channel: "open", user: "u1") { socket in
+                try await socket.send(StateFrame.ping)
+                #expect(try await socket.receive() == .state(.pong))
+            }
+        }
+    }
+
+    @Test(arguments: ["websdk", "androidsdk", "iossdk", "mysdk"])
+    func anyClientSegmentIsAccepted(client: String) async throws {
+        try await withServer(channels: Self.channels) { server in
+            try await server.chat(channel: "open", user: "u1", client: client) { socket in
+                try await socket.send(UserMessage.text("hello", user: "u1"))
+                let reply = try await socket.receiveMessage()
+                #expect(reply.payload == .text("hello"))
+                #expect(reply.source == .bot)
+                #expect(reply.userId == "u1")
+                #expect(reply.endOfTurn == true)
+                #expect(reply.msgId?.count == 36)
+                #expect(reply.createdOnDate != nil)
+            }
+        }
+    }
+
+    @Test func everySocketOfAUserGetsTheReplies() async throws {
+        try await withServer(channels: Self.channels) { server in
+            let (ready, readyContinuation) = AsyncStream.makeStream(of: Void.self)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await server.chat(channel: "open", user: "shared") { socket in
+                        try await socket.send(StateFrame.ping)
+                        _ = try await socket.receive()  // the pong: this socket is attached
+                        readyContinuation.yield()
+                        #expect(try await socket.receiveMessage().payload == .text("from the other socket"))
+                    }
+                }
+                var iterator = ready.makeAsyncIterator()
+                await iterator.next()
+                try await server.chat(channel: "open", user: "shared") { socket in
+                    try await socket.send(UserMessage.text("from the other socket", user: "shared"))
+                    #expect(try await socket.receiveMessage().payload == .text("from the other socket"))
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test func malformedFramesGetAnErrorAndTheSocketStaysOpen() async throws {
+        try await withServer(channels: Self.channels) { server in
+            try await server.chat(channel: "open", user: "u1") { socket in
+                let cases: [(String, ParleyError.Code, String)] = [
+                    (#"{"messagePayload":{"type":"text","text":"hi""#, .malformedJSON, "$.messagePayload"),
+                    (#"{"messagePayload":{"type":"text"}}"#, .missingField, "$.messagePayload.text"),
+                    (#"{"hello":"world"}"#, .unsupportedFrame, "$"),
+                    (#"[1,2,3]"#, .typeMismatch, "$"),
+                ]
+                for (frame, code, path) in cases {
+                    try await socket.send(frame)
+                    let reply = try await socket.receiveMessage()
+                    guard case .error(let error) = reply.payload.content else {
+                        Issue.record("expected an error payload, got \(reply.payload.type)")
+                        continue
+                    }
+                    #expect(error.parleyError?.code == code)
+                    #expect(error.errorPath == path)
+                }
+                try await socket.send(UserMessage.text("still here", user: "u1"))
+                #expect(try await socket.receiveMessage().payload == .text("still here"))
+            }
+        }
+    }
+
+    @Test func framesOverTheLimitCloseWith1009() async throws {
+        try await withServer(channels: Self.channels) { server in
+            let close = try await server.chat(channel: "open", user: "u1") { socket in
+                let big = String(repeating: "a", count: (1 << 20) + 1)
+                try await socket.send(UserMessage.text(big, user: "u1"))
+                _ = try await socket.receive()
+            }
+            #expect(close?.closeCode == .messageTooLarge)
+        }
+    }
+
+    @Test func unknownAndDisabledChannelsCloseWithTheirCodes() async throws {
+        try await withServer(channels: Self.channels) { server in
+            for (channel, code, errorCode) in [
+                ("nope", CloseCode.unknownChannel, ParleyError.Code.unknownChannel),
+                ("off", .channelDisabled, .channelDisabled),
+            ] {
+                let close = try await server.chat(channel: channel, user: "u1") { socket in
+                    let refusal = try await socket.receiveMessage()
+                    guard case .error(let error) = refusal.payload.content else {
+                        Issue.record("expected an error payload")
+                        return
+                    }
+                    #expect(error.errorCode == errorCode)
+                    #expect(try await socket.receive() == nil)
+                }
+                #expect(close?.closeCode == .unknown(code.rawValue))
+                #expect(close?.reason?.hasPrefix(errorCode.rawValue) == true)
+            }
+        }
+    }
+
+    @Test func forbiddenOriginsAreRefused() async throws {
+        let picky = ChannelConfiguration(id: "picky", allowedOrigins: ["https://shop.example.com"], skill: .echo)
+        try await withServer(channels: [picky]) { server in
+            let refused = try await server.chat(
+                channel: "picky", user: "u1", headers: [.origin: "https://evil.example"]
+            ) {
+                socket in
+                _ = try await socket.receive()
+                _ = try await socket.receive()
+            }
+            #expect(refused?.closeCode == .policyViolation)
+            try await server.chat(channel: "picky", user: "u1", headers: [.origin: "https://shop.example.com"]) {
+                socket in
+                try await socket.send(UserMessage.text("hi", user: "u1"))
+                let reply = try await socket.receiveMessage()
+                #expect(reply.payload == .text("hi"), "\(reply.jsonString())")
+            }
+        }
+    }
+}

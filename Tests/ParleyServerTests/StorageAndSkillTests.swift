@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Testing
+
+@testable import ParleyServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Storage and skills", .serialized, .timeLimit(.minutes(3)))
+struct StorageAndSkillTests {
+    @Test func aRestartedServerKeepsTheConversation() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-restart-\(UUID())")
+        let channel = ChannelConfiguration(id: "demo", skill: .demo)
+        try await withServer(channels: [channel], dataDirectory: data) { server in
+            try await server.chat(channel: "demo", user: "pat") { socket in
+                try await socket.send(UserMessage.text("hi", user: "pat"))
+                _ = try await socket.receiveTurn()
+                try await socket.send(
+                    UserMessage(
+                        payload: .postback(["state": "askAction", "action": "orderPizza"], text: "Order Pizza"),
+                        userId: "pat"))
+                let cards = try await socket.receiveTurn()
+                #expect(cards.contains { $0.payload.type == .card })
+            }
+        }
+        let before = try await SQLiteConversationStore(url: data.appendingPathComponent("parley.sqlite"))
+            .messages(for: ConversationKey(channelId: "demo", userId: "pat"), after: 0)
+        #expect(before.first?.direction == .user)
+        #expect(before.map(\.sequence) == Array(1...before.count))
+        try await withServer(channels: [channel], dataDirectory: data) { server in
+            try await server.chat(channel: "demo", user: "pat") { socket in
+                // The flow continues where it was: choosing a pizza from the cards.
+                try await socket.send(
+                    UserMessage(
+                        payload: .postback(
+                            [
+                                "state": "GetOrder",
+                                "variables": ["pizzaType": "cheese", "pizzaCrust": "thick", "pizzaSize": "large"],
+                            ], text: "Order Large"),
+                        userId: "pat"))
+                let turn = try await socket.receiveTurn()
+                #expect(!turn.isEmpty)
+                #expect(!turn.contains { $0.payload.type == .error })
+            }
+        }
+        let after = try await SQLiteConversationStore(url: data.appendingPathComponent("parley.sqlite"))
+            .messages(for: ConversationKey(channelId: "demo", userId: "pat"), after: 0)
+        #expect(after.count > before.count)
+        #expect(after.map(\.sequence) == Array(1...after.count))
+        #expect(Array(after.prefix(before.count)) == before)
+    }
+}

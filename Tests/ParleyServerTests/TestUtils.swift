@@ -1,0 +1,149 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOWebSocket
+import ServiceLifecycle
+import Testing
+import WSClient
+import WSCore
+
+@testable import ParleyServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real Parley server on a free port, in this process, for the duration of `body`.
+@discardableResult
+func withServer<Result: Sendable>(
+    channels: [ChannelConfiguration], dataDirectory: URL? = nil,
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: @Sendable (TestServer) async throws -> Result
+) async throws -> Result {
+    let directory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID())")
+    var configuration = ServerConfiguration(port: 0, dataDirectory: directory, channels: channels)
+    configure(&configuration)
+    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    var logger = Logger(label: "parley.test")
+    logger.logLevel = .warning
+    let app = try await buildApplication(configuration: configuration, logger: logger) { port in
+        portContinuation.yield(port)
+    }
+    let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await services.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        let result: Swift.Result<Result, any Error>
+        do {
+            result = .success(try await body(TestServer(port: port, dataDirectory: directory)))
+        } catch {
+            result = .failure(error)
+        }
+        await services.triggerGracefulShutdown()
+        try await group.waitForAll()
+        return try result.get()
+    }
+}
+
+struct TestServer: Sendable {
+    let port: Int
+    let dataDirectory: URL
+
+    func socketURL(channel: String, user: String?, client: String = "websdk") -> String {
+        var url = "ws://127.0.0.1:\(port)/chat/v1/chats/sockets/\(client)?channelId=\(channel)"
+        if let user { url += "&userId=\(user)" }
+        return url
+    }
+
+    /// Opens a chat socket and runs `body` with it; returns the server's close frame, if any.
+    @discardableResult
+    func chat(
+        channel: String, user: String?, headers: HTTPFields = [:], client: String = "websdk",
+        _ body: @escaping @Sendable (inout TestSocket) async throws -> Void
+    ) async throws -> WebSocketCloseFrame? {
+        var clientLogger = Logger(label: "parley.test.client")
+        clientLogger.logLevel = .warning
+        let logger = clientLogger
+        let url = socketURL(channel: channel, user: user, client: client)
+        return try await withTimeout(.seconds(30), "the chat on \(url)") {
+            try await WebSocketClient.connect(
+                url: url, configuration: .init(maxFrameSize: 4 << 20, additionalHeaders: headers), logger: logger
+            ) { inbound, outbound, _ in
+                var socket = TestSocket(
+                    iterator: inbound.messages(maxSize: 4 << 20).makeAsyncIterator(), outbound: outbound)
+                try await body(&socket)
+            }
+        }
+    }
+}
+
+struct TimeoutError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Runs `body`, failing with a ``TimeoutError`` that names `what` if it takes longer than `limit`.
+func withTimeout<Value: Sendable>(
+    _ limit: Duration, _ what: String, _ body: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+    try await withThrowingTaskGroup(of: Value?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        guard let first = try await group.next(), let value = first else {
+            group.cancelAll()
+            throw TimeoutError(description: "\(what) took longer than \(limit)")
+        }
+        group.cancelAll()
+        return value
+    }
+}
+
+/// One side of a chat socket, as a test drives it.
+struct TestSocket {
+    var iterator: WebSocketInboundMessageStream.AsyncIterator
+    let outbound: WebSocketOutboundWriter
+
+    mutating func send(_ text: String) async throws {
+        try await outbound.write(.text(text))
+    }
+
+    mutating func send(_ frame: some JSONConvertible) async throws {
+        try await outbound.write(.text(frame.jsonString()))
+    }
+
+    /// The next text frame, decoded as a server frame; nil when the socket closed.
+    mutating func receive() async throws -> ServerFrame? {
+        while let message = try await iterator.next(isolation: #isolation) {
+            if case .text(let text) = message { return try ServerFrame(decoding: text) }
+        }
+        return nil
+    }
+
+    /// The next conversation message; fails the test on anything else.
+    mutating func receiveMessage(sourceLocation: SourceLocation = #_sourceLocation) async throws -> SkillMessage {
+        let frame = try await receive()
+        guard case .message(let message)? = frame else {
+            Issue.record("expected a message, got \(String(describing: frame))", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        return message
+    }
+
+    /// The messages of one skill turn: up to and including the one with `endOfTurn`.
+    mutating func receiveTurn() async throws -> [SkillMessage] {
+        var turn: [SkillMessage] = []
+        repeat {
+            turn.append(try await receiveMessage())
+        } while turn.last?.endOfTurn != true
+        return turn
+    }
+}
+
+extension UserMessage {
+    static func text(_ text: String, user: String) -> UserMessage {
+        UserMessage(payload: .text(text), userId: user)
+    }
+}

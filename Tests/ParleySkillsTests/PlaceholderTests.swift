@@ -1,6 +1,0 @@
-import ParleySkills
-import Testing
-
-@Test func skillsModuleSeesTheWireModel() {
-    #expect(MessagePayload.text("hi").type == .text)
-}
