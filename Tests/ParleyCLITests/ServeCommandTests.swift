@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `parley serve` and `parley token`, run as a user runs them.
+@Suite("parley serve and parley token", .serialized, .timeLimit(.minutes(2)))
+struct ServeCommandTests {
+    @Test func tokenMintsAVerifiableToken() throws {
+        let run = try DecodeCommandTests().parley(["token", "--channel", "ch1", "--secret", "s3cret", "--user", "ann", "--ttl", "1h"])
+        #expect(run.status == 0)
+        let parts = run.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".")
+        #expect(parts.count == 3)
+        var payload = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        let payloadData = try #require(Data(base64Encoded: payload))
+        let claims = try #require(try JSONSerialization.jsonObject(with: payloadData) as? [String: Any])
+        #expect(claims["channelId"] as? String == "ch1")
+        #expect(claims["userId"] as? String == "ann")
+        let issued = try #require(claims["iat"] as? Double)
+        #expect(claims["exp"] as? Double == issued + 3600)
+        let bad = try DecodeCommandTests().parley(["token", "--channel", "c", "--secret", "s", "--user", "u", "--ttl", "soon"])
+        #expect(bad.status != 0)
+        #expect(bad.output.contains("--ttl soon is not a duration"))
+    }
+
+    @Test func serveWithNoFlagsServesTheDemoAndPrintsItsChannel() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-serve-\(UUID())")
+        let process = Process()
+        process.executableURL = DecodeCommandTests.productsDirectory.appendingPathComponent("parley")
+        process.arguments = ["serve", "--port", "0", "--data", data.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        var banner = ""
+        while !banner.contains("channelId=demo") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(banner.contains("Parley is listening on http://127.0.0.1:"))
+        #expect(banner.contains("channel demo (open): ws://127.0.0.1:"))
+        let port = try #require(banner.split(separator: "http://127.0.0.1:").dropFirst().first?.prefix { $0.isNumber })
+        let (body, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self) == "ok")
+    }
+}
