@@ -39,7 +39,7 @@ public func buildApplication(
         router: router,
         server: .http1WebSocketUpgrade(
             webSocketRouter: router,
-            configuration: .init(maxFrameSize: configuration.maxFrameSize, autoPing: .disabled)),
+            configuration: .init(ws: .init(maxFrameSize: configuration.maxFrameSize, autoPing: .disabled))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parley"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger

@@ -26,11 +26,11 @@ public struct ConversationState: JSONConvertible, Codable, Hashable {
 
     /// Decodes the JSON form; every member is optional, and unknown members are kept in ``extra``.
     public init(json: JSONValue) throws(ParleyError) {
-        let members = try Members(json)
-        state = try members.optional("state")
-        variables = try members.optional("variables") ?? [:]
-        profile = try members.optional("profile")
-        extra = members.object.removing("state").removing("variables").removing("profile")
+        var reader = try FieldReader(json)
+        state = try reader.optional("state")
+        variables = try reader.optional("variables", default: [:])
+        profile = try reader.optional("profile")
+        extra = reader.rest
     }
 
     /// The JSON form: `state` and `profile` when set, `variables` always, then the unknown members.

@@ -1,14 +1,17 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `parley serve` and `parley token`, run as a user runs them.
 @Suite("parley serve and parley token", .serialized, .timeLimit(.minutes(2)))
 struct ServeCommandTests {
     @Test func tokenMintsAVerifiableToken() throws {
-        let run = try DecodeCommandTests().parley(["token", "--channel", "ch1", "--secret", "s3cret", "--user", "ann", "--ttl", "1h"])
+        let run = try DecodeCommandTests().parley([
+            "token", "--channel", "ch1", "--secret", "s3cret", "--user", "ann", "--ttl", "1h",
+        ])
         #expect(run.status == 0)
         let parts = run.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".")
         #expect(parts.count == 3)
@@ -20,7 +23,9 @@ struct ServeCommandTests {
         #expect(claims["userId"] as? String == "ann")
         let issued = try #require(claims["iat"] as? Double)
         #expect(claims["exp"] as? Double == issued + 3600)
-        let bad = try DecodeCommandTests().parley(["token", "--channel", "c", "--secret", "s", "--user", "u", "--ttl", "soon"])
+        let bad = try DecodeCommandTests().parley([
+            "token", "--channel", "c", "--secret", "s", "--user", "u", "--ttl", "soon",
+        ])
         #expect(bad.status != 0)
         #expect(bad.output.contains("--ttl soon is not a duration"))
     }

@@ -110,6 +110,7 @@ struct ChatSocketTests {
                 ("off", .channelDisabled, .channelDisabled),
             ] {
                 let close = try await server.chat(channel: channel, user: "u1") { socket in
+                    try await socket.send(StateFrame.ping)  // the refusal follows the first frame
                     let refusal = try await socket.receiveMessage()
                     guard case .error(let error) = refusal.payload.content else {
                         Issue.record("expected an error payload")
@@ -131,6 +132,7 @@ struct ChatSocketTests {
                 channel: "picky", user: "u1", headers: [.origin: "https://evil.example"]
             ) {
                 socket in
+                try await socket.send(StateFrame.ping)  // the refusal follows the first frame
                 _ = try await socket.receive()
                 _ = try await socket.receive()
             }

@@ -1,9 +1,10 @@
 import Foundation
 import Hummingbird
 import Logging
-@testable import ParleyServer
 import ServiceLifecycle
 import Testing
+
+@testable import ParleyServer
 
 @Suite("Conversations through the server", .serialized, .timeLimit(.minutes(2)))
 struct PizzaConversationTests {
@@ -15,7 +16,8 @@ struct PizzaConversationTests {
         let channel = ChannelConfiguration(id: "pizza", skill: .demo)
         try await withServer(channels: [channel]) { server in
             try await server.chat(channel: "pizza", user: "guest", client: "iossdk") { socket in
-                try await socket.send(ProfileUpdate(profile: Profile(givenName: "First", surname: "Last"), userId: "guest"))
+                try await socket.send(
+                    ProfileUpdate(profile: Profile(givenName: "First", surname: "Last"), userId: "guest"))
                 try await socket.send(UserMessage.text("Hi", user: "guest"))  // initUserHiddenMessage
                 let greeting = try await socket.receiveTurn()
                 #expect(greeting.map(Self.text) == ["Hi First! Welcome to Parley Pizza.", "What do you want to do?"])
@@ -23,8 +25,11 @@ struct PizzaConversationTests {
                 #expect(greeting.map(\.endOfTurn) == [nil, true])
 
                 let orderPizza = try #require(greeting.last?.payload.actions?.first)
-                guard case .postback(let postback) = orderPizza.kind else { throw TimeoutError(description: "no postback") }
-                try await socket.send(UserMessage(payload: .postback(postback, text: orderPizza.label), userId: "guest"))
+                guard case .postback(let postback) = orderPizza.kind else {
+                    throw TimeoutError(description: "no postback")
+                }
+                try await socket.send(
+                    UserMessage(payload: .postback(postback, text: orderPizza.label), userId: "guest"))
                 let menu = try await socket.receiveTurn()
                 guard case .card(let cards) = menu.first?.payload.content else {
                     Issue.record("expected the card carousel")
@@ -36,26 +41,31 @@ struct PizzaConversationTests {
 
                 let orderLarge = try #require(cards.cards[1].actions?.first { $0.label == "Order Large" })
                 guard case .postback(let largeCheese) = orderLarge.kind else { return }
-                try await socket.send(UserMessage(payload: .postback(largeCheese, text: "Order Large"), userId: "guest"))
+                try await socket.send(
+                    UserMessage(payload: .postback(largeCheese, text: "Order Large"), userId: "guest"))
                 let askLocation = try await socket.receiveTurn()
                 #expect(askLocation.map(Self.text) == ["Where should we deliver your large cheese pizza?"])
                 #expect(askLocation.first?.payload.actions?.map(\.kind) == [.location])
 
-                try await socket.send(UserMessage(
-                    payload: .location(Location(latitude: 45.9285271, longitude: 132.6101925)), userId: "guest"))
+                try await socket.send(
+                    UserMessage(
+                        payload: .location(Location(latitude: 45.9285271, longitude: 132.6101925)), userId: "guest"))
                 let confirmation = try await socket.receiveTurn()
-                #expect(confirmation.map(Self.text) == [
-                    "Thank you! Your large cheese pizza on thick crust is on its way to you."
-                ])
+                #expect(
+                    confirmation.map(Self.text) == [
+                        "Thank you! Your large cheese pizza on thick crust is on its way to you."
+                    ])
                 #expect(confirmation.first?.payload.actions?.first?.kind == .call(phoneNumber: "123456789"))
 
                 try await socket.send(UserMessage(payload: .closeSession, userId: "guest"))
                 let closed = try await socket.receiveTurn()
                 #expect(closed.last?.payload.content == .sessionClosed)
             }
-            let stored = try await SQLiteConversationStore(url: server.dataDirectory.appendingPathComponent("parley.sqlite"))
-                .messages(for: ConversationKey(channelId: "pizza", userId: "guest"), after: 0)
-            #expect(stored.map(\.sequence) == Array(1 ... stored.count))
+            let stored = try await SQLiteConversationStore(
+                url: server.dataDirectory.appendingPathComponent("parley.sqlite")
+            )
+            .messages(for: ConversationKey(channelId: "pizza", userId: "guest"), after: 0)
+            #expect(stored.map(\.sequence) == Array(1...stored.count))
             #expect(stored.filter { $0.direction == .user }.count == 6)
             #expect(stored.first?.frame["profile"]?["givenName"] == "First")
         }
@@ -70,7 +80,12 @@ struct PizzaConversationTests {
             if said == "fail" { return Response(status: .internalServerError) }
             let answer: JSONValue = [
                 "messages": [
-                    ["type": "text", "text": .string("\(body["userId"]?.stringValue ?? "?") on \(body["channelId"]?.stringValue ?? "?") said \(said)")],
+                    [
+                        "type": "text",
+                        "text": .string(
+                            "\(body["userId"]?.stringValue ?? "?") on \(body["channelId"]?.stringValue ?? "?") said \(said)"
+                        ),
+                    ],
                     ["type": "card", "layout": "vertical", "cards": [["title": "From the webhook"]]],
                 ]
             ]
@@ -82,7 +97,8 @@ struct PizzaConversationTests {
         let botApp = Application(
             router: bot, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let services = ServiceGroup(configuration: .init(services: [botApp], gracefulShutdownSignals: [], logger: logger))
+        let services = ServiceGroup(
+            configuration: .init(services: [botApp], gracefulShutdownSignals: [], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await services.run() }
             var iterator = ports.makeAsyncIterator()

@@ -1,12 +1,14 @@
 import Foundation
-@testable import ParleyServer
 import Testing
+
+@testable import ParleyServer
 
 /// The JSON examples of `docs/server.md` are what the server reads and writes.
 @Suite("docs/server.md examples")
 struct ServerDocumentTests {
     static func examples() throws -> [JSONValue] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/server.md")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../docs/server.md")
         let text = try String(contentsOf: url, encoding: .utf8)
         return try text.components(separatedBy: "```json\n").dropFirst().map {
             try JSONValue(parsing: $0.components(separatedBy: "\n```")[0])
@@ -35,12 +37,16 @@ struct ServerDocumentTests {
 
     @Test func configurationMistakesNameTheirPath() {
         let cases: [(String, ParleyError.Code, String)] = [
-            (#"{"channels":[{"id":"a"},{"id":"b","maxTokenExpiryMinutes":"60"}]}"#, .typeMismatch, "$.channels[1].maxTokenExpiryMinutes"),
+            (
+                #"{"channels":[{"id":"a"},{"id":"b","maxTokenExpiryMinutes":"60"}]}"#, .typeMismatch,
+                "$.channels[1].maxTokenExpiryMinutes"
+            ),
             (#"{"channels":[{"name":"no id"}]}"#, .missingField, "$.channels[0].id"),
             (#"{"channels":[{"id":"a"},{"id":"a"}]}"#, .invalidValue, "$.channels[1].id"),
             (#"{"channels":[{"id":"a","clientAuthenticationEnabled":true}]}"#, .invalidValue, "$.channels[0].secret"),
             (#"{"channels":[{"id":"a","skill":"pizza"}]}"#, .invalidValue, "$.channels[0].skill"),
             (#"{"chanels":[]}"#, .missingField, "$.channels"),
+            (#"{"channels":[{"id":"a","secrt":"x"}]}"#, .invalidValue, "$.channels[0].secrt"),
         ]
         for (json, code, path) in cases {
             do {

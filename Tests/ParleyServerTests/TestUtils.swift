@@ -25,7 +25,8 @@ func withServer<Result: Sendable>(
     configure(&configuration)
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     var logger = Logger(label: "parley.test")
-    logger.logLevel = .warning
+    logger.logLevel =
+        ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
     let app = try await buildApplication(configuration: configuration, logger: logger) { port in
         portContinuation.yield(port)
     }
@@ -63,7 +64,8 @@ struct TestServer: Sendable {
         _ body: @escaping @Sendable (inout TestSocket) async throws -> Void
     ) async throws -> WebSocketCloseFrame? {
         var clientLogger = Logger(label: "parley.test.client")
-        clientLogger.logLevel = .warning
+        clientLogger.logLevel =
+            ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         let logger = clientLogger
         let url = socketURL(channel: channel, user: user, client: client)
         return try await withTimeout(.seconds(30), "the chat on \(url)") {

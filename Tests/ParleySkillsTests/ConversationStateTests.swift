@@ -14,7 +14,11 @@ import Testing
         #expect(try ConversationState(decoding: json) == state)
         #expect(ConversationState().jsonString() == #"{"variables":{}}"#)
         #expect(try ConversationState(decoding: "{}") == ConversationState())
-        #expect(try ConversationState(decoding: #"{"state":null,"variables":null}"#) == ConversationState())
+        // `null` reads as absent; an optional member's `null` is written back, a defaulted one's is not.
+        let nulls = try ConversationState(decoding: #"{"state":null,"variables":null}"#)
+        #expect(nulls.state == nil && nulls.variables == [:] && nulls.profile == nil)
+        #expect(nulls.jsonString() == #"{"variables":{},"state":null}"#)
+        #expect(try ConversationState(decoding: nulls.jsonBytes()) == nulls)
     }
 
     @Test func codable() throws {

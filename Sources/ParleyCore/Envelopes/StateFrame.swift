@@ -59,7 +59,7 @@ public struct StateFrame: JSONConvertible, Codable, Hashable {
             deviceToken = try reader.optional("deviceToken")
             deviceType = try reader.optional("deviceType")
         } catch {
-            throw error.nested(in: .key("state"))
+            throw error.within(.key("state"))
         }
         extra = reader.rest
     }

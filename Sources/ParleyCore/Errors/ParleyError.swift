@@ -57,11 +57,20 @@ public struct ParleyError: Error, Sendable, Hashable, CustomStringConvertible {
         hasher.combine(path)
     }
 
-    /// Returns the error with `component` put in front of its path; used while unwinding nested decoding,
+    /// The error with `components` put in front of its path: used while unwinding nested decoding,
     /// so that the path costs nothing unless decoding fails.
-    func nested(in component: JSONPath.Component) -> ParleyError {
+    ///
+    /// ```swift
+    /// do { value = try Value(json: member) } catch { throw error.within(.key("member")) }
+    /// ```
+    public func within(_ components: JSONPath.Component...) -> ParleyError {
+        within(JSONPath(components))
+    }
+
+    /// The error with `prefix` put in front of its path.
+    public func within(_ prefix: JSONPath) -> ParleyError {
         var copy = self
-        copy.path = JSONPath([component] + (path?.components ?? []))
+        copy.path = JSONPath(prefix.components + (path?.components ?? []))
         return copy
     }
 }

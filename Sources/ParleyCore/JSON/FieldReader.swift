@@ -1,30 +1,35 @@
-/// Reads the known members of a JSON object into typed fields and keeps the rest.
+/// Reads the known members of a JSON object into typed fields and keeps the rest: the tool every
+/// ``JSONConvertible`` type of Parley is written with, and yours can be too.
 ///
 /// ```swift
-/// var reader = try FieldReader(json)
-/// text = try reader.required("text")
-/// headerText = try reader.optional("headerText")
-/// extra = reader.rest
+/// init(json: JSONValue) throws(ParleyError) {
+///     var reader = try FieldReader(json)
+///     text = try reader.required("text")
+///     headerText = try reader.optional("headerText")
+///     extra = reader.rest
+/// }
 /// ```
 ///
 /// A member that is not read — unknown, or `null` where the field is optional — stays in ``rest``,
-/// which the type writes back after its known fields, so decode → encode keeps it.
+/// which a type writes back after its known fields (so decode → encode keeps it), or rejects.
 /// Errors carry the member's key in their path.
-struct FieldReader {
+public struct FieldReader {
     /// The whole object being read.
-    let object: JSONObject
+    public let object: JSONObject
     private var consumedLow: UInt64 = 0
     private var consumedHigh: Set<Int> = []
     private var cursor = 0
 
     /// Starts reading `json`, which must be an object.
-    init(_ json: JSONValue) throws(ParleyError) {
+    /// - Throws: ``ParleyError/Code/typeMismatch`` when it is not.
+    public init(_ json: JSONValue) throws(ParleyError) {
         guard case .object(let object) = json else { throw .typeMismatch(expected: "an object", found: json) }
         self.object = object
     }
 
     /// Decodes the member `key`, which must be present and not `null`.
-    mutating func required<Value: JSONConvertible>(_ key: String, as type: Value.Type = Value.self)
+    /// - Throws: ``ParleyError/Code/missingField`` when it is absent, or the member's decoding error.
+    public mutating func required<Value: JSONConvertible>(_ key: String, as type: Value.Type = Value.self)
         throws(ParleyError) -> Value
     {
         guard let position = take(key) else {
@@ -35,7 +40,8 @@ struct FieldReader {
     }
 
     /// Decodes the member `key` if it is present and not `null`.
-    mutating func optional<Value: JSONConvertible>(_ key: String, as type: Value.Type = Value.self)
+    /// - Throws: The member's decoding error.
+    public mutating func optional<Value: JSONConvertible>(_ key: String, as type: Value.Type = Value.self)
         throws(ParleyError) -> Value?
     {
         guard let position = find(key) else { return nil }
@@ -44,13 +50,20 @@ struct FieldReader {
         return try decode(Value.self, at: position)
     }
 
-    /// The raw value of member `key` without marking it read, for peeking at a discriminator.
-    func peek(_ key: String) -> JSONValue? {
-        object[key]
+    /// Decodes the member `key`, or gives `defaultValue` when it is absent or `null`. Unlike
+    /// ``optional(_:as:)``, a `null` member counts as read: use this for fields that are always written.
+    /// - Throws: The member's decoding error.
+    public mutating func optional<Value: JSONConvertible>(_ key: String, default defaultValue: Value)
+        throws(ParleyError) -> Value
+    {
+        guard let position = find(key) else { return defaultValue }
+        consume(position)
+        if object[position].value.isNull { return defaultValue }
+        return try decode(Value.self, at: position)
     }
 
     /// The members that were not read, in their original order.
-    var rest: JSONObject {
+    public var rest: JSONObject {
         guard consumedLow != 0 || !consumedHigh.isEmpty else { return object }
         var rest = JSONObject()
         for position in object.indices where !isConsumed(position) {
@@ -70,7 +83,7 @@ struct FieldReader {
         do {
             return try Value(json: member.value)
         } catch {
-            throw error.nested(in: .key(member.key))
+            throw error.within(.key(member.key))
         }
     }
 

@@ -49,12 +49,10 @@ extension JSONConvertible where Self: Codable {
         do {
             try self.init(json: json)
         } catch {
-            let prefix: [JSONPath.Component] = decoder.codingPath.map { key in
-                key.intValue.map(JSONPath.Component.index) ?? .key(key.stringValue)
-            }
-            var nested = error
-            nested.path = JSONPath(prefix + (error.path?.components ?? []))
-            throw nested
+            throw error.within(
+                JSONPath(
+                    decoder.codingPath.map { key in key.intValue.map(JSONPath.Component.index) ?? .key(key.stringValue)
+                    }))
         }
     }
 
@@ -143,7 +141,7 @@ extension Array: JSONConvertible where Element: JSONConvertible {
             do {
                 decoded.append(try Element(json: element))
             } catch {
-                throw error.nested(in: .index(position))
+                throw error.within(.index(position))
             }
         }
         self = decoded

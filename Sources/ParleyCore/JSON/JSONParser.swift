@@ -114,7 +114,7 @@ struct JSONParser {
             do {
                 elements.append(try parseValue())
             } catch {
-                throw error.nested(in: .index(elements.count))
+                throw error.within(.index(elements.count))
             }
             skipWhitespace()
             switch current {
@@ -150,7 +150,7 @@ struct JSONParser {
             skipWhitespace()
             guard current == .colon else {
                 throw failure(.malformedJSON, "expected ':' after an object key, found \(describeCurrent())")
-                    .nested(in: .key(key))
+                    .within(.key(key))
             }
             index += 1
             skipWhitespace()
@@ -158,7 +158,7 @@ struct JSONParser {
             do {
                 value = try parseValue()
             } catch {
-                throw error.nested(in: .key(key))
+                throw error.within(.key(key))
             }
             let repeated: Bool
             if seen != nil {
@@ -171,7 +171,7 @@ struct JSONParser {
             }
             if repeated {
                 throw failure(.duplicateKey, "the key \(JSONValue.string(key)) appears more than once", at: keyStart)
-                    .nested(in: .key(key))
+                    .within(.key(key))
             }
             members.append(JSONObject.Member(key, value))
             skipWhitespace()

@@ -57,18 +57,17 @@ struct ChatSocket {
         let upgrade = Upgrade(request)
         var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
         guard let channelId = upgrade.channelId, let channel = configuration.channel(channelId) else {
-            try await refuse(ParleyError(.unknownChannel, "no channel \"\(upgrade.channelId ?? "")\""), outbound)
-            return try await Self.drain(&messages)
+            let error = ParleyError(.unknownChannel, "no channel \"\(upgrade.channelId ?? "")\"")
+            return try await refuseOnOpen(error, nil, &messages, outbound)
         }
         guard channel.enabled else {
-            try await refuse(ParleyError(.channelDisabled, "channel \"\(channel.id)\" is disabled"), outbound)
-            return try await Self.drain(&messages)
+            let error = ParleyError(.channelDisabled, "channel \"\(channel.id)\" is disabled")
+            return try await refuseOnOpen(error, nil, &messages, outbound)
         }
         guard channel.allows(origin: upgrade.origin) else {
-            try await refuse(
-                ParleyError(.originForbidden, "origin \(upgrade.origin ?? "") may not use channel \"\(channel.id)\""),
-                outbound)
-            return try await Self.drain(&messages)
+            let error = ParleyError(
+                .originForbidden, "origin \(upgrade.origin ?? "") may not use channel \"\(channel.id)\"")
+            return try await refuseOnOpen(error, nil, &messages, outbound)
         }
         var userId = upgrade.userId
         if channel.clientAuthenticationEnabled {
@@ -93,9 +92,8 @@ struct ChatSocket {
             }
         }
         guard let userId, !userId.isEmpty else {
-            try await refuse(
-                ParleyError(.missingField, "the userId query parameter is required"), outbound, code: .policyViolation)
-            return try await Self.drain(&messages)
+            let error = ParleyError(.missingField, "the userId query parameter is required")
+            return try await refuseOnOpen(error, .policyViolation, &messages, outbound)
         }
         let key = ConversationKey(channelId: channel.id, userId: userId)
         let socket = UUID()
@@ -104,6 +102,28 @@ struct ChatSocket {
         while let message = try await messages.next() {
             try await handle(message, channel: channel, key: key, outbound: outbound)
         }
+    }
+
+    /// Refuses a socket that was wrong from the start, after the client's first frame or after
+    /// ``ServerConfiguration/refusalDelay``, whichever comes first.
+    ///
+    /// Several WebSocket client libraries (swift-websocket's `WSClient` among them) drop frames that
+    /// arrive in the same read as the `101 Switching Protocols` response; waiting for the client to speak,
+    /// or a moment, makes sure the refusal is seen.
+    private func refuseOnOpen(
+        _ error: ParleyError, _ code: CloseCode?, _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
+        _ outbound: WebSocketOutboundWriter
+    ) async throws {
+        let delay = configuration.refusalDelay
+        let timer = Task { () -> Bool in
+            do { try await Task.sleep(for: delay) } catch { return false }
+            try? await refuse(error, outbound, code: code)
+            return true
+        }
+        _ = try await messages.next(isolation: #isolation)
+        timer.cancel()
+        if await !timer.value { try await refuse(error, outbound, code: code) }
+        try await Self.drain(&messages)
     }
 
     /// Reads what the client still sends after the server's close frame, until its close answer ends the

@@ -43,30 +43,24 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
         self.enabled = enabled
     }
 
-    /// Decodes a channel from a configuration file; `id` is required, the rest has the defaults of ``init(id:name:secret:clientAuthenticationEnabled:maxTokenExpiryMinutes:sessionExpiryMinutes:allowedOrigins:skill:enabled:)``.
+    /// Decodes a channel from a configuration file; `id` is required, the rest has the defaults of
+    /// ``init(id:name:secret:clientAuthenticationEnabled:maxTokenExpiryMinutes:sessionExpiryMinutes:allowedOrigins:skill:enabled:)``.
+    /// A member the format does not have is an error, so that a misspelt option is not silently ignored.
     public init(json: JSONValue) throws(ParleyError) {
-        let object = try JSONObject(json: json)
-        func read<Value: JSONConvertible>(_ key: String, _ type: Value.Type = Value.self) throws(ParleyError) -> Value?
-        {
-            guard let value = object[key], !value.isNull else { return nil }
-            do {
-                return try Value(json: value)
-            } catch {
-                var nested = error
-                nested.path = JSONPath([.key(key)] + (error.path?.components ?? []))
-                throw nested
-            }
-        }
-        guard let id = try read("id", String.self) else {
-            throw ParleyError(.missingField, "a channel needs an \"id\"", path: JSONPath([.key("id")]))
-        }
+        var reader = try FieldReader(json)
         self.init(
-            id: id, name: try read("name"), secret: try read("secret"),
-            clientAuthenticationEnabled: try read("clientAuthenticationEnabled") ?? false,
-            maxTokenExpiryMinutes: try read("maxTokenExpiryMinutes") ?? 60,
-            sessionExpiryMinutes: try read("sessionExpiryMinutes") ?? 60 * 24,
-            allowedOrigins: try read("allowedOrigins") ?? ["*"], skill: try read("skill") ?? .demo,
-            enabled: try read("enabled") ?? true)
+            id: try reader.required("id"), name: try reader.optional("name"), secret: try reader.optional("secret"),
+            clientAuthenticationEnabled: try reader.optional("clientAuthenticationEnabled") ?? false,
+            maxTokenExpiryMinutes: try reader.optional("maxTokenExpiryMinutes") ?? 60,
+            sessionExpiryMinutes: try reader.optional("sessionExpiryMinutes") ?? 60 * 24,
+            allowedOrigins: try reader.optional("allowedOrigins") ?? ["*"],
+            skill: try reader.optional("skill") ?? .demo,
+            enabled: try reader.optional("enabled") ?? true)
+        if let unknown = reader.rest.first(where: { !$0.value.isNull }) {
+            throw ParleyError(
+                .invalidValue, "a channel has no member \(JSONValue.string(unknown.key))",
+                path: JSONPath([.key(unknown.key)]))
+        }
         if clientAuthenticationEnabled, secret?.isEmpty ?? true {
             throw ParleyError(
                 .invalidValue, "channel \"\(id)\" enables client authentication but has no secret",

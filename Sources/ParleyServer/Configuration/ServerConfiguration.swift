@@ -18,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var authenticationTimeout: Duration
     /// The URL clients reach the server at, for attachment links; `http://HOST:PORT` when nil.
     public var publicURL: URL?
+    /// How long a socket that is refused from the start (unknown or disabled channel, forbidden origin,
+    /// no user) waits for the client's first frame before the refusal is sent anyway.
+    public var refusalDelay: Duration = .seconds(1)
 
     /// Creates a configuration.
     public init(

@@ -14,17 +14,8 @@ public struct ServerConfigurationFile: JSONConvertible {
 
     /// Decodes `{"channels": [ … ]}`; channel ids must be unique.
     public init(json: JSONValue) throws(ParleyError) {
-        let object = try JSONObject(json: json)
-        guard let list = object["channels"] else {
-            throw ParleyError(.missingField, "missing required field \"channels\"", path: JSONPath([.key("channels")]))
-        }
-        do {
-            channels = try [ChannelConfiguration](json: list)
-        } catch {
-            var nested = error
-            nested.path = JSONPath([.key("channels")] + (error.path?.components ?? []))
-            throw nested
-        }
+        var reader = try FieldReader(json)
+        channels = try reader.required("channels")
         var seen: Set<String> = []
         for (index, channel) in channels.enumerated() where !seen.insert(channel.id).inserted {
             throw ParleyError(

@@ -55,17 +55,3 @@ struct Members {
         }
     }
 }
-
-extension ParleyError {
-    /// The error with `components` put in front of its path.
-    func within(_ components: JSONPath.Component...) -> ParleyError {
-        within(JSONPath(components))
-    }
-
-    /// The error with `prefix` put in front of its path.
-    func within(_ prefix: JSONPath) -> ParleyError {
-        var copy = self
-        copy.path = JSONPath(prefix.components + (path?.components ?? []))
-        return copy
-    }
-}
