@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import NIOWebSocket
 import Testing
 import WSCore

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import NIOWebSocket
 import Testing
 import WSCore
@@ -142,6 +141,29 @@ struct ChatSocketTests {
                 try await socket.send(UserMessage.text("hi", user: "u1"))
                 let reply = try await socket.receiveMessage()
                 #expect(reply.payload == .text("hi"), "\(reply.jsonString())")
+            }
+        }
+    }
+}
+
+@Suite("Sessions", .serialized, .timeLimit(.minutes(2)))
+struct SessionTests {
+    /// After the channel's session expiry, the next message starts the skill afresh (the history is kept).
+    @Test func anExpiredSessionStartsTheSkillAfresh() async throws {
+        let fresh = ChannelConfiguration(id: "short", sessionExpiryMinutes: 0, skill: .demo)
+        let long = ChannelConfiguration(id: "long", skill: .demo)
+        try await withServer(channels: [fresh, long]) { server in
+            for channel in ["short", "long"] {
+                try await server.chat(channel: channel, user: "sam") { socket in
+                    try await socket.send(UserMessage.text("hi", user: "sam"))
+                    #expect(try await socket.receiveTurn().first?.payload.text == "Hi there! Welcome to Parley Pizza.")
+                    try await Task.sleep(for: .milliseconds(20))
+                    try await socket.send(UserMessage.text("menu", user: "sam"))
+                    let turn = try await socket.receiveTurn()
+                    let restarted = turn.first?.payload.text == "Hi there! Welcome to Parley Pizza."
+                    #expect(restarted == (channel == "short"), "\(channel): \(turn.map(\.payload.type))")
+                    #expect(turn.last?.payload.type == .card)
+                }
             }
         }
     }

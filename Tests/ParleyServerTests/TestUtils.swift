@@ -68,9 +68,10 @@ struct TestServer: Sendable {
             ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         let logger = clientLogger
         let url = socketURL(channel: channel, user: user, client: client)
+        let clientConfiguration = WebSocketClientConfiguration(maxFrameSize: 4 << 20, additionalHeaders: headers)
         return try await withTimeout(.seconds(30), "the chat on \(url)") {
             try await WebSocketClient.connect(
-                url: url, configuration: .init(maxFrameSize: 4 << 20, additionalHeaders: headers), logger: logger
+                url: url, configuration: clientConfiguration, logger: logger
             ) { inbound, outbound, _ in
                 var socket = TestSocket(
                     iterator: inbound.messages(maxSize: 4 << 20).makeAsyncIterator(), outbound: outbound)
