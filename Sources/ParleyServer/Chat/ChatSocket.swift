@@ -76,13 +76,10 @@ struct ChatSocket {
             } else {
                 // The first frame must be `auth`, within the configured time.
                 let timeout = configuration.authenticationTimeout
-                let timer = Task {
-                    try await Task.sleep(for: timeout)
-                    try await refuse(ParleyError(.authRequired, "no auth frame within \(timeout)"), outbound)
+                let late = ParleyError(.authRequired, "no auth frame within \(timeout)")
+                guard let first = try await firstFrame(within: timeout, orRefuse: late, nil, &messages, outbound) else {
+                    return
                 }
-                let first = try await messages.next()
-                timer.cancel()
-                guard let first else { return }
                 switch authenticate(first, channel: channel, userId: userId) {
                 case .success(let user): userId = user
                 case .failure(let error):
@@ -114,16 +111,31 @@ struct ChatSocket {
         _ error: ParleyError, _ code: CloseCode?, _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
         _ outbound: WebSocketOutboundWriter
     ) async throws {
-        let delay = configuration.refusalDelay
+        guard
+            try await firstFrame(within: configuration.refusalDelay, orRefuse: error, code, &messages, outbound) != nil
+        else { return }
+        try await refuse(error, outbound, code: code)
+        try await Self.drain(&messages)
+    }
+
+    /// The client's first frame; nil when the client closed first, or when it sent nothing within `limit`
+    /// and the socket has been refused with `error`.
+    private func firstFrame(
+        within limit: Duration, orRefuse error: ParleyError, _ code: CloseCode?,
+        _ messages: inout WebSocketInboundMessageStream.AsyncIterator, _ outbound: WebSocketOutboundWriter
+    ) async throws -> WebSocketMessage? {
         let timer = Task { () -> Bool in
-            do { try await Task.sleep(for: delay) } catch { return false }
+            do { try await Task.sleep(for: limit) } catch { return false }
             try? await refuse(error, outbound, code: code)
             return true
         }
-        _ = try await messages.next(isolation: #isolation)
+        let first = try await messages.next(isolation: #isolation)
         timer.cancel()
-        if await !timer.value { try await refuse(error, outbound, code: code) }
-        try await Self.drain(&messages)
+        guard await !timer.value else {
+            try await Self.drain(&messages)
+            return nil
+        }
+        return first
     }
 
     /// Reads what the client still sends after the server's close frame, until its close answer ends the
