@@ -45,7 +45,8 @@ struct AttachmentRoutes {
     private func upload(_ request: Request) async throws -> Response {
         let channel = try authorizedChannel(request, token: bearerToken(request))
         let limit = configuration.maxAttachmentSize
-        if let declared = request.headers[values: HTTPField.Name("x-oda-meta-file-size")!].first.flatMap(Int.init),
+        if let declared = request.headers.first(where: { $0.name.canonicalName == "x-oda-meta-file-size" })
+            .flatMap({ Int($0.value) }),
             declared > limit
         {
             throw HTTPError(.contentTooLarge, message: "attachments are limited to \(limit) bytes")
