@@ -117,38 +117,33 @@ struct Scope {
 
     /// `value` with every string's placeholders replaced by text: for responses.
     func fill(_ value: JSONValue) throws(ParleyError) -> JSONValue {
-        switch value {
-        case .string(let text) where text.contains("{{"):
-            return .string(try Template(parsing: text).render(in: self))
-        case .array(let elements):
-            var filled: [JSONValue] = []
-            for element in elements { filled.append(try fill(element)) }
-            return .array(filled)
-        case .object(let object):
-            var filled = JSONObject()
-            for member in object { filled.append(member.key, try fill(member.value)) }
-            return .object(filled)
-        default:
-            return value
-        }
+        try replacingTemplates(in: value) { template throws(ParleyError) in .string(template.render(in: self)) }
     }
 
     /// `value` evaluated for `set`: a string that is exactly one placeholder takes the value it names, with its
     /// JSON type (or the default as a string, or `null`); other strings are filled in as text.
     func evaluate(_ value: JSONValue) throws(ParleyError) -> JSONValue {
-        switch value {
-        case .string(let text) where text.contains("{{"):
-            let template = try Template(parsing: text)
+        try replacingTemplates(in: value) { template throws(ParleyError) in
             guard let single = template.single else { return .string(template.render(in: self)) }
             return resolve(single.path) ?? single.fallback.map(JSONValue.string) ?? .null
+        }
+    }
+
+    /// `value` with every string that holds a placeholder replaced by what `replace` makes of its template.
+    private func replacingTemplates(
+        in value: JSONValue, _ replace: (Template) throws(ParleyError) -> JSONValue
+    ) throws(ParleyError) -> JSONValue {
+        switch value {
+        case .string(let text) where text.contains("{{"):
+            return try replace(Template(parsing: text))
         case .array(let elements):
-            var evaluated: [JSONValue] = []
-            for element in elements { evaluated.append(try evaluate(element)) }
-            return .array(evaluated)
+            var replaced: [JSONValue] = []
+            for element in elements { replaced.append(try replacingTemplates(in: element, replace)) }
+            return .array(replaced)
         case .object(let object):
-            var evaluated = JSONObject()
-            for member in object { evaluated.append(member.key, try evaluate(member.value)) }
-            return .object(evaluated)
+            var replaced = JSONObject()
+            for member in object { replaced.append(member.key, try replacingTemplates(in: member.value, replace)) }
+            return .object(replaced)
         default:
             return value
         }
