@@ -43,7 +43,8 @@ struct AttachmentRoutes {
     ]
 
     private func upload(_ request: Request) async throws -> Response {
-        let channel = try authorizedChannel(request, token: bearerToken(request))
+        let channel = try authorizedChannel(
+            request, token: ChannelToken.bearerToken(in: request.headers[.authorization]))
         let limit = configuration.maxAttachmentSize
         if let declared = request.headers.first(where: { $0.name.canonicalName == "x-oda-meta-file-size" })
             .flatMap({ Int($0.value) }),
@@ -88,7 +89,9 @@ struct AttachmentRoutes {
             let bytes = try? Data(contentsOf: folder.appendingPathComponent(fileName))
         else { throw HTTPError(.notFound) }
         if let channel = configuration.channel(channelId), channel.clientAuthenticationEnabled {
-            let token = request.uri.queryParameters.get("token") ?? bearerToken(request)
+            let token =
+                request.uri.queryParameters.get("token")
+                ?? ChannelToken.bearerToken(in: request.headers[.authorization])
             guard let token else {
                 throw HTTPError(.unauthorized, message: "this attachment needs the channel's token")
             }
@@ -124,11 +127,6 @@ struct AttachmentRoutes {
         return channel
     }
 
-    private func bearerToken(_ request: Request) -> String? {
-        guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return nil }
-        return String(header.dropFirst(7))
-    }
-
     private func publicBase(_ request: Request) -> String {
         if let url = configuration.publicURL { return url.absoluteString.trimmingSuffix("/") }
         return "http://\(request.head.authority ?? "\(configuration.host):\(configuration.port)")"
@@ -144,11 +142,7 @@ struct AttachmentRoutes {
 
     static func boundary(of contentType: String) -> String? {
         guard contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == "boundary" { return pair[1].trimmingCharacters(in: ["\""]) }
-        }
-        return nil
+        return headerParameter("boundary", in: contentType)
     }
 
     /// The part named `attachment`.
@@ -161,10 +155,10 @@ struct AttachmentRoutes {
         parser.onBody = { chunk in current.writeBuffer(&chunk) }
         parser.onPartComplete = {
             let disposition = headers.first { $0.0 == "content-disposition" }?.1 ?? ""
-            if Self.dispositionParameter("name", in: disposition) == "attachment" {
+            if Self.headerParameter("name", in: disposition) == "attachment" {
                 parts.append(
                     Part(
-                        fileName: Self.dispositionParameter("filename", in: disposition).map {
+                        fileName: Self.headerParameter("filename", in: disposition).map {
                             $0.removingPercentEncoding ?? $0
                         },
                         contentType: headers.first { $0.0 == "content-type" }?.1, body: current))
@@ -181,8 +175,9 @@ struct AttachmentRoutes {
         return part
     }
 
-    static func dispositionParameter(_ name: String, in disposition: String) -> String? {
-        for parameter in disposition.split(separator: ";").dropFirst() {
+    /// The parameter `name` of a header value such as `form-data; name="attachment"`, unquoted.
+    static func headerParameter(_ name: String, in value: String) -> String? {
+        for parameter in value.split(separator: ";").dropFirst() {
             let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if pair.count == 2, pair[0].lowercased() == name { return pair[1].trimmingCharacters(in: ["\""]) }
         }

@@ -73,6 +73,12 @@ public enum ChannelToken {
         return claims
     }
 
+    /// The token of an `Authorization: Bearer <token>` header value; nil for any other value.
+    static func bearerToken(in authorization: String?) -> String? {
+        guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+    }
+
     /// Mints a token, for development and for an app's backend; apps never hold the secret.
     public static func mint(_ claims: TokenClaims, secret: String) -> String {
         let header = Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8).base64URLEncodedString()

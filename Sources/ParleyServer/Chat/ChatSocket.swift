@@ -26,8 +26,7 @@ struct ChatSocket {
 
         /// The token of an `Authorization: Bearer` header.
         var bearerToken: String? {
-            guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return nil }
-            return String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+            ChannelToken.bearerToken(in: authorization)
         }
     }
 
