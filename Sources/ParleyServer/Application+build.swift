@@ -1,5 +1,6 @@
 import Foundation
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
 import NIOCore
@@ -30,16 +31,21 @@ public func buildApplication(
     let router = Router(context: BasicWebSocketRequestContext.self)
     router.get("/health") { _, _ in "ok" }
     AttachmentRoutes(configuration: configuration).register(on: router)
-    router.ws("/chat/v1/chats/sockets/{client}") { request, _ in
-        try socket.shouldUpgrade(request)
-    } onUpgrade: { inbound, outbound, context in
+    let sockets = Router(context: BasicWebSocketRequestContext.self)
+    sockets.ws("/chat/v1/chats/sockets/{client}") { inbound, outbound, context in
         try await socket.run(context.request, inbound: inbound, outbound: outbound)
+    }
+    let socketResponder = sockets.buildResponder()
+    let server = HTTPServerBuilder { responder in
+        ChatServerChannel(
+            base: HTTP1WebSocketUpgradeChannel(
+                responder: responder, webSocketResponder: socketResponder,
+                configuration: .init(ws: .init(maxFrameSize: configuration.maxFrameSize, autoPing: .disabled))),
+            refusal: socket.refusalAtUpgrade)
     }
     return Application(
         router: router,
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: router,
-            configuration: .init(ws: .init(maxFrameSize: configuration.maxFrameSize, autoPing: .disabled))),
+        server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parley"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger

@@ -77,14 +77,15 @@ struct AuthenticationTests {
         }
     }
 
-    /// The upgrade is refused before the socket opens. hummingbird-websocket answers every refused upgrade with
-    /// HTTP 400, so that is the status today; 401 needs a custom upgrade channel (see docs/protocol.md §12.4).
+    /// The upgrade is refused before the socket opens, with 401 and the reason.
     @Test func aBadHeaderIsRefusedAtTheUpgrade() async throws {
         try await withServer(channels: [Self.secured]) { server in
             let url = URL(
                 string: "http://127.0.0.1:\(server.port)/chat/v1/chats/sockets/websdk?channelId=secured&userId=alice")!
-            for authorization in [
-                "Bearer \(Self.token(secret: "wrong"))", "Basic YWxpY2U6cHc=", "Bearer \(Self.unsigned(alg: "none"))",
+            for (authorization, code) in [
+                ("Bearer \(Self.token(secret: "wrong"))", ParleyError.Code.invalidToken),
+                ("Basic YWxpY2U6cHc=", .invalidToken), ("Bearer \(Self.unsigned(alg: "none"))", .invalidToken),
+                ("Bearer \(Self.token(issuedAgo: 3600, lifetime: 1800))", .tokenExpired),
             ] {
                 var request = URLRequest(url: url)
                 request.setValue("websocket", forHTTPHeaderField: "Upgrade")
@@ -92,8 +93,10 @@ struct AuthenticationTests {
                 request.setValue("13", forHTTPHeaderField: "Sec-WebSocket-Version")
                 request.setValue("dGhlIHNhbXBsZSBub25jZQ==", forHTTPHeaderField: "Sec-WebSocket-Key")
                 request.setValue(authorization, forHTTPHeaderField: "Authorization")
-                let (_, response) = try await URLSession.shared.data(for: request)
-                #expect((response as? HTTPURLResponse)?.statusCode == 400, "\(authorization)")
+                let (body, response) = try await URLSession.shared.data(for: request)
+                #expect((response as? HTTPURLResponse)?.statusCode == 401, "\(authorization)")
+                let message = try JSONValue(parsing: body)["error"]?["message"]?.stringValue
+                #expect(message?.hasPrefix("\(code.rawValue): ") == true, "\(authorization): \(message ?? "")")
             }
         }
     }

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import NIOCore
+import NIOPosix
 import NIOWebSocket
 import Testing
 import WSCore
@@ -23,6 +25,45 @@ struct ChatSocketTests {
             try await server.chat(channel: "open", user: "u1") { socket in
                 try await socket.send(StateFrame.ping)
                 #expect(try await socket.receive() == .state(.pong))
+            }
+        }
+    }
+
+    /// A WebSocket ping frame (not the JSON one) gets a pong frame with the same payload. Raw bytes over TCP,
+    /// because WebSocket client libraries answer and swallow control frames themselves.
+    @Test func pingFrameIsAnsweredWithPongFrame() async throws {
+        try await withServer(channels: Self.channels) { server in
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: server.port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    }
+                }
+            try await channel.executeThenClose { inbound, outbound in
+                let upgrade =
+                    "GET /chat/v1/chats/sockets/websdk?channelId=open&userId=u1 HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+                try await outbound.write(ByteBuffer(string: upgrade))
+                let mask: [UInt8] = [1, 2, 3, 4]
+                let payload = Array("are you there".utf8)
+                let masked = payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+                var received: [UInt8] = []
+                var sentPing = false
+                for try await buffer in inbound {
+                    received += buffer.readableBytesView
+                    if !sentPing, let end = received.firstRange(of: Array("\r\n\r\n".utf8)) {
+                        #expect(String(decoding: received[..<end.lowerBound], as: UTF8.self).hasPrefix("HTTP/1.1 101"))
+                        received.removeSubrange(..<end.upperBound)
+                        // FIN + ping, masked, 13 bytes.
+                        try await outbound.write(
+                            ByteBuffer(bytes: [0x89, 0x80 | UInt8(payload.count)] + mask + masked))
+                        sentPing = true
+                    }
+                    if sentPing, received.count >= 2 + payload.count { break }
+                }
+                // FIN + pong, unmasked, the same payload.
+                #expect(received == [0x8A, UInt8(payload.count)] + payload)
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOWebSocket
@@ -18,10 +19,15 @@ struct ChatSocket {
         var origin: String?
 
         init(_ request: Request) {
-            channelId = request.uri.queryParameters.get("channelId")
-            userId = request.uri.queryParameters.get("userId")
-            authorization = request.headers[.authorization]
-            origin = request.headers[.origin]
+            self.init(
+                uri: request.uri, authorization: request.headers[.authorization], origin: request.headers[.origin])
+        }
+
+        init(uri: URI, authorization: String?, origin: String?) {
+            channelId = uri.queryParameters.get("channelId")
+            userId = uri.queryParameters.get("userId")
+            self.authorization = authorization
+            self.origin = origin
         }
 
         /// The token of an `Authorization: Bearer` header.
@@ -30,25 +36,22 @@ struct ChatSocket {
         }
     }
 
-    /// Refuses the upgrade when an `Authorization` header is present but not a valid token for the
-    /// channel (hummingbird-websocket answers a refused upgrade with HTTP 400). Everything else is
-    /// decided after the upgrade, with an error payload and a close code a browser can see.
-    func shouldUpgrade(_ request: Request) throws -> RouterShouldUpgrade {
-        let upgrade = Upgrade(request)
-        if upgrade.authorization != nil, let channelId = upgrade.channelId,
-            let channel = configuration.channel(channelId),
-            channel.enabled, channel.clientAuthenticationEnabled
-        {
-            guard let token = upgrade.bearerToken else {
-                throw HTTPError(.unauthorized, message: "the Authorization header is not \"Bearer <token>\"")
-            }
-            do {
-                _ = try ChannelToken.verify(token, for: channel, userId: upgrade.userId)
-            } catch {
-                throw HTTPError(.unauthorized, message: "\(error.code): \(error.message)")
-            }
+    /// Why the upgrade must be refused with HTTP 401, or nil: an `Authorization` header that is present, on an
+    /// enabled authenticated channel, but is not a valid `Bearer` token for it. Everything else is decided after
+    /// the upgrade, with an error payload and a close code a browser can see.
+    func refusalAtUpgrade(_ upgrade: Upgrade) -> ParleyError? {
+        guard upgrade.authorization != nil, let channelId = upgrade.channelId,
+            let channel = configuration.channel(channelId), channel.enabled, channel.clientAuthenticationEnabled
+        else { return nil }
+        guard let token = upgrade.bearerToken else {
+            return ParleyError(.invalidToken, "the Authorization header is not \"Bearer <token>\"")
         }
-        return .upgrade([:])
+        do {
+            _ = try ChannelToken.verify(token, for: channel, userId: upgrade.userId)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Runs the socket until it closes.

@@ -1,0 +1,93 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOHTTP1
+import ParleyCore
+
+/// The server's HTTP/1 connection: hummingbird-websocket's upgrade channel with an ``UpgradeGate`` in front of
+/// the upgrade handler.
+///
+/// hummingbird-websocket answers every refused upgrade with 400 and no body; the gate answers an upgrade whose
+/// `Authorization` header is bad with 401 and the reason, before hummingbird-websocket sees it.
+struct ChatServerChannel: ServerChildChannel {
+    struct Value: ServerChildChannelValue {
+        let base: HTTP1WebSocketUpgradeChannel.Value
+        /// Whether the gate refused the connection's first request.
+        let refused: EventLoopFuture<Bool>
+        var channel: any Channel { base.channel }
+    }
+    typealias UpgradeHandler = NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>
+
+    let base: HTTP1WebSocketUpgradeChannel
+    /// Why an upgrade request must be refused with 401, or nil to let it through.
+    let refusal: @Sendable (ChatSocket.Upgrade) -> ParleyError?
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let pipeline = channel.pipeline.syncOperations
+            let upgrader = try pipeline.context(handlerType: UpgradeHandler.self)
+            let gate = UpgradeGate(refusal: refusal, decided: channel.eventLoop.makePromise())
+            try pipeline.addHandler(gate, position: .before(upgrader.handler))
+            return Value(base: value, refused: gate.decided.futureResult)
+        }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        // A refused connection is closed by the gate; hummingbird-websocket would only log that it closed.
+        guard (try? await value.refused.get()) == false else { return }
+        await base.handle(value: value.base, logger: logger)
+    }
+}
+
+/// Looks at the first request of a connection: an upgrade that ``ChatServerChannel/refusal`` refuses gets
+/// `401 Unauthorized` and the connection closes; anything else passes on, and the gate leaves the pipeline.
+final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let refusal: @Sendable (ChatSocket.Upgrade) -> ParleyError?
+    /// Succeeds with true when the gate refuses the request, false when it lets it pass or the channel closes first.
+    let decided: EventLoopPromise<Bool>
+    private var refused = false
+
+    init(refusal: @escaping @Sendable (ChatSocket.Upgrade) -> ParleyError?, decided: EventLoopPromise<Bool>) {
+        self.refusal = refusal
+        self.decided = decided
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        decided.succeed(refused)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        if refused { return }  // the rest of a refused request
+        guard case .head(let head) = part, head.headers["upgrade"].first?.lowercased() == "websocket",
+            let error = refusal(
+                .init(
+                    uri: URI(head.uri), authorization: head.headers.first(name: "authorization"),
+                    origin: head.headers.first(name: "origin")))
+        else {
+            context.fireChannelRead(data)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+            return
+        }
+        refused = true
+        var body = context.channel.allocator.buffer(capacity: 128)
+        body.writeBytes(
+            JSONValue.object(["error": .object(["message": .string("\(error.code): \(error.message)")])]).jsonBytes())
+        let headers: HTTPHeaders = [
+            "content-type": "application/json; charset=utf-8", "content-length": "\(body.readableBytes)",
+            "connection": "close", "www-authenticate": "Bearer",
+        ]
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .unauthorized, headers: headers))),
+            promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}
