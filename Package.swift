@@ -38,7 +38,18 @@ let package = Package(
         // Wire model: payloads, actions, envelopes, JSONValue, errors. No package dependencies.
         .target(name: "ParleyCore"),
         // Headless chat client (filled by issue 4).
-        .target(name: "ParleyClient", dependencies: ["ParleyCore"]),
+        .target(
+            name: "ParleyClient",
+            dependencies: [
+                "ParleyCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
+            ]
+        ),
         // Scripted skills: the dialog-definition format, its interpreter and the demo skill (issue 3).
         .target(name: "ParleySkills", dependencies: ["ParleyCore"]),
         // Reference chat server (filled by issue 3).
@@ -62,7 +73,15 @@ let package = Package(
             ]
         ),
         // Test support shipped to app developers (filled by issues 4 and 5).
-        .target(name: "ParleyTesting", dependencies: ["ParleyClient", "ParleyServer"]),
+        .target(
+            name: "ParleyTesting",
+            dependencies: [
+                "ParleyClient",
+                "ParleyServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -80,6 +99,7 @@ let package = Package(
             name: "ParleyServerTests",
             dependencies: [
                 "ParleyServer",
+                "ParleyTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -90,7 +110,17 @@ let package = Package(
                 .product(name: "WSCore", package: "swift-websocket"),
             ]
         ),
-        .testTarget(name: "ParleyCLITests", dependencies: ["parley"]),
+        .testTarget(
+            name: "ParleyClientTests",
+            dependencies: [
+                "ParleyClient",
+                "ParleyTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

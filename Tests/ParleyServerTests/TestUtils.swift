@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOWebSocket
+import ParleyTesting
 import ServiceLifecycle
 import Testing
 import WSClient
@@ -20,30 +21,8 @@ func withServer<Result: Sendable>(
     configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: @Sendable (TestServer) async throws -> Result
 ) async throws -> Result {
-    let directory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID())")
-    var configuration = ServerConfiguration(port: 0, dataDirectory: directory, channels: channels)
-    configure(&configuration)
-    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-    var logger = Logger(label: "parley.test")
-    logger.logLevel =
-        ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-    let app = try await buildApplication(configuration: configuration, logger: logger) { port in
-        portContinuation.yield(port)
-    }
-    let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await services.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
-        let result: Swift.Result<Result, any Error>
-        do {
-            result = .success(try await body(TestServer(port: port, dataDirectory: directory)))
-        } catch {
-            result = .failure(error)
-        }
-        await services.triggerGracefulShutdown()
-        try await group.waitForAll()
-        return try result.get()
+    try await InProcessServer.run(channels: channels, dataDirectory: dataDirectory, configure: configure) { server in
+        try await body(TestServer(port: server.port, dataDirectory: server.dataDirectory))
     }
 }
 

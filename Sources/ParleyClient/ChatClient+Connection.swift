@@ -1,0 +1,338 @@
+import Foundation
+import WSClient
+
+extension ChatClient {
+    /// Opens the socket if it is not open, and waits until the server has answered the opening `ping`.
+    /// - Throws: When the attempt fails: the server refused the channel, the user or the token (with the server's
+    ///   code, such as ``ParleyError/Code/tokenExpired``), or the network failed
+    ///   (``ParleyError/Code/connectionFailed``). The client is then disconnected and does not retry by itself.
+    public func connect() async throws(ParleyError) {
+        try checkInitialized()
+        guard status != .connected, opening == nil else { return }
+        wantsConnection = true
+        reconnectTask?.cancel()
+        do {
+            try await open()
+        } catch {
+            wantsConnection = false
+            setStatus(.disconnected)
+            throw error
+        }
+    }
+
+    /// Closes the socket and switches to another server, channel, user or token. Only the network properties
+    /// (`url`, `channelId`, `userId`, `tokenProvider`, `tokenPresentation`, `clientType`) are taken from
+    /// `newConfiguration`; the feature flags stay as they are, as in Oracle's SDK. The transcript of the new
+    /// channel and user is loaded, and the conversation's init messages are sent again.
+    public func connect(_ newConfiguration: Configuration) async throws(ParleyError) {
+        try checkInitialized()
+        await disconnect()
+        configuration.url = newConfiguration.url
+        configuration.channelId = newConfiguration.channelId
+        configuration.userId = newConfiguration.userId
+        configuration.tokenProvider = newConfiguration.tokenProvider
+        configuration.tokenPresentation = newConfiguration.tokenPresentation
+        configuration.clientType = newConfiguration.clientType
+        identity = (newConfiguration.channelId, newConfiguration.userId)
+        token = nil
+        try loadTranscript()
+        sentInitialMessages = !transcript.messages.isEmpty
+        try await connect()
+    }
+
+    /// Closes the socket and stops reconnecting. Messages sent meanwhile fail with
+    /// ``ParleyError/Code/notConnected``.
+    public func disconnect() async {
+        wantsConnection = false
+        reconnectTask?.cancel()
+        reconnectTask = nil
+        let connection = self.connection
+        abandonConnection()
+        await connection?.close(.normal, reason: "the app disconnected")
+        opening?.resume(throwing: ParleyError(.connectionFailed, "disconnected while connecting"))
+        opening = nil
+        setStatus(.disconnected)
+    }
+
+    // MARK: Opening
+
+    /// One attempt: fetch the token, open the socket, send `auth` (if the token goes in a frame) and `ping`,
+    /// wait for the `pong`.
+    func open() async throws(ParleyError) {
+        setStatus(.connecting)
+        let token = try await currentToken()
+        let url = try configuration.socketURL(channelId: identity.channelId, userId: identity.userId)
+        var headers: [String: String] = [:]
+        if let token, configuration.tokenPresentation == .header { headers["Authorization"] = "Bearer \(token)" }
+        generation += 1
+        let generation = self.generation
+        openingError = nil
+        let transport = self.transport
+        let authFrame = configuration.tokenPresentation == .authFrame ? token : nil
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                opening = continuation
+                connectionTask = Task {
+                    let ending: Result<TransportClose?, any Error>
+                    do {
+                        ending = .success(
+                            try await transport.connect(to: url, headers: headers) { connection in
+                                await self.attach(connection, generation: generation, authToken: authFrame)
+                                for await text in connection.inbound {
+                                    await self.receive(text, generation: generation)
+                                }
+                            })
+                    } catch {
+                        ending = .failure(error)
+                    }
+                    await self.connectionEnded(ending, generation: generation)
+                }
+            }
+        } catch let error as ParleyError {
+            throw error
+        } catch {
+            throw ParleyError(.connectionFailed, "\(error)", underlying: error)
+        }
+    }
+
+    /// The token for the next connection: the one in hand while it is valid for 20 more seconds (Oracle's Web SDK
+    /// rule), otherwise a new one from the provider. Sets ``identity`` from its claims.
+    func currentToken() async throws(ParleyError) -> String? {
+        guard let provider = configuration.tokenProvider else { return nil }
+        if let token, token.claims.expiresAt > Date().timeIntervalSince1970 + 20 { return token.value }
+        let value: String
+        do {
+            value = try await provider()
+        } catch {
+            throw ParleyError(.tokenUnavailable, "the token provider failed: \(error)", underlying: error)
+        }
+        let claims: TokenClaims
+        do {
+            claims = try TokenClaims(token: value)
+        } catch {
+            throw ParleyError(
+                .tokenUnavailable, "the token provider returned a token without usable claims: \(error.message)",
+                underlying: error)
+        }
+        guard claims.expiresAt > Date().timeIntervalSince1970 else {
+            throw ParleyError(
+                .tokenExpired, "the token provider returned a token that expired at \(Int(claims.expiresAt))")
+        }
+        token = (value, claims)
+        if identity != (claims.channelId, claims.userId) {
+            identity = (claims.channelId, claims.userId)
+            if lifecycle == .initialized { try loadTranscript() }
+        }
+        return value
+    }
+
+    private func attach(_ connection: TransportConnection, generation: Int, authToken: String?) async {
+        guard generation == self.generation else {
+            await connection.close(.normal, reason: nil)
+            return
+        }
+        self.connection = connection
+        do {
+            if let authToken { try await connection.send(StateFrame.auth(jwt: authToken).jsonString()) }
+            // The `pong` confirms the socket works (and, after `auth`, that the token was accepted). It also makes
+            // a server that refuses the socket after its first frame say why.
+            try await connection.send(StateFrame.ping.jsonString())
+        } catch {
+            await connection.close(.normal, reason: nil)
+        }
+    }
+
+    /// The handshake's `pong` arrived: the socket is open.
+    private func opened(generation: Int) async {
+        setStatus(.connected)
+        refreshedExpiredToken = false
+        opening?.resume()
+        opening = nil
+        startHeartbeat(generation: generation)
+        if !sentInitialMessages {
+            sentInitialMessages = true
+            await sendInitialMessages()
+        }
+    }
+
+    // MARK: Receiving
+
+    func receive(_ text: String, generation: Int) async {
+        guard generation == self.generation else { return }
+        let frame: ServerFrame
+        do {
+            frame = try ServerFrame(decoding: text)
+        } catch {
+            emit(.error(ParleyError(error.code, "a frame from the server: \(error.message)", path: error.path)))
+            return
+        }
+        switch frame {
+        case .state(let state) where state.type == .pong:
+            pongs += 1
+            if opening != nil { await opened(generation: generation) }
+        case .state(let state) where state.type == .ping:
+            try? await connection?.send(StateFrame.pong.jsonString())
+        case .message(let message):
+            if opening != nil, case .error(let error) = message.payload.content {
+                // A refusal: the close that follows carries the code; keep the server's words.
+                openingError = ParleyError(
+                    error.errorCode ?? .connectionFailed, error.errorMessage)
+            }
+            await display(message)
+        case .state, .suggestions, .unknown:
+            break
+        }
+    }
+
+    // MARK: Ending
+
+    private func connectionEnded(_ ending: Result<TransportClose?, any Error>, generation: Int) async {
+        guard generation == self.generation else { return }
+        connection = nil
+        heartbeatTask?.cancel()
+        let error = Self.error(for: ending, openingError: openingError, authenticated: token != nil)
+        if let opening {
+            self.opening = nil
+            opening.resume(throwing: error ?? ParleyError(.connectionFailed, "the server closed the socket"))
+            return
+        }
+        guard wantsConnection else { return setStatus(.disconnected) }
+        if let error, Self.isFinal(error) {
+            if error.code == .tokenExpired, !refreshedExpiredToken, configuration.tokenProvider != nil {
+                refreshedExpiredToken = true
+                token = nil
+                return scheduleReconnect(attempt: 1, immediately: true)
+            }
+            wantsConnection = false
+            emit(.error(error))
+            return setStatus(.disconnected)
+        }
+        scheduleReconnect(attempt: 1, immediately: false)
+    }
+
+    /// What went wrong, from how the connection ended; `nil` for a normal close.
+    static func error(
+        for ending: Result<TransportClose?, any Error>, openingError: ParleyError?, authenticated: Bool
+    ) -> ParleyError? {
+        switch ending {
+        case .failure(let error as ParleyError):
+            return error
+        case .failure(let error as WebSocketClientError) where error == .webSocketUpgradeFailed:
+            return authenticated
+                ? ParleyError(.invalidToken, "the server refused the socket upgrade (a bad token)", underlying: error)
+                : ParleyError(.connectionFailed, "the server refused the socket upgrade", underlying: error)
+        case .failure(let error):
+            return ParleyError(.connectionFailed, "\(error)", underlying: error)
+        case .success(let close):
+            guard let close, let code = close.code, code != .normal else { return nil }
+            if let openingError { return openingError }
+            // Parley's reasons read "<error code>: <message>".
+            if let reason = close.reason, let colon = reason.firstIndex(of: ":"), reason[..<colon].contains(".") {
+                let message = reason[reason.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                return ParleyError(ParleyError.Code(rawValue: String(reason[..<colon])), message)
+            }
+            return ParleyError(
+                .connectionFailed, "the server closed the socket with \(code.rawValue) \(close.reason ?? "")")
+        }
+    }
+
+    /// Whether reconnecting with the same credentials cannot help.
+    static func isFinal(_ error: ParleyError) -> Bool {
+        let domain = error.code.rawValue.split(separator: ".").first
+        return domain == "auth" || domain == "channel" || error.code == .tokenUnavailable
+            || error.code == .invalidConfiguration
+    }
+
+    /// Forgets the current connection: its callbacks are ignored from now on and its task is cancelled.
+    func abandonConnection() {
+        generation += 1
+        connection = nil
+        connectionTask?.cancel()
+        connectionTask = nil
+        heartbeatTask?.cancel()
+        heartbeatTask = nil
+    }
+
+    // MARK: Reconnecting
+
+    private func scheduleReconnect(attempt: Int, immediately: Bool) {
+        setStatus(.connecting)
+        let policy = configuration.reconnect
+        if let maxAttempts = policy.maxAttempts, attempt > maxAttempts {
+            wantsConnection = false
+            emit(.error(ParleyError(.connectionFailed, "gave up reconnecting after \(maxAttempts) attempts")))
+            return setStatus(.disconnected)
+        }
+        let delay = immediately ? .zero : policy.delay(beforeAttempt: attempt)
+        let clock = self.clock
+        reconnectTask = Task {
+            do {
+                try await clock.sleep(for: delay)
+            } catch {
+                return
+            }
+            await self.reconnect(attempt: attempt)
+        }
+    }
+
+    private func reconnect(attempt: Int) async {
+        guard wantsConnection, lifecycle == .initialized, connection == nil, opening == nil else { return }
+        do {
+            try await open()
+        } catch {
+            guard wantsConnection else { return }
+            if Self.isFinal(error) {
+                if error.code == .tokenExpired, !refreshedExpiredToken, configuration.tokenProvider != nil {
+                    refreshedExpiredToken = true
+                    token = nil
+                    return scheduleReconnect(attempt: attempt + 1, immediately: true)
+                }
+                wantsConnection = false
+                emit(.error(error))
+                return setStatus(.disconnected)
+            }
+            scheduleReconnect(attempt: attempt + 1, immediately: false)
+        }
+    }
+
+    // MARK: Heartbeat
+
+    /// Every `heartbeatInterval` a JSON `ping`; no `pong` within `pongTimeout` means a dead (zombie) socket:
+    /// the client drops it and reconnects.
+    private func startHeartbeat(generation: Int) {
+        heartbeatTask?.cancel()
+        let clock = self.clock
+        let interval = configuration.heartbeatInterval
+        let timeout = configuration.pongTimeout
+        heartbeatTask = Task {
+            while !Task.isCancelled {
+                do {
+                    try await clock.sleep(for: interval)
+                    guard let before = await self.sendHeartbeat(generation: generation) else { return }
+                    try await clock.sleep(for: timeout)
+                    guard self.pongs == before else { continue }
+                    self.heartbeatMissed(generation: generation)
+                    return
+                } catch {
+                    return
+                }
+            }
+        }
+    }
+
+    /// Sends a `ping`; the pong count before it, or `nil` when the connection is gone.
+    private func sendHeartbeat(generation: Int) async -> Int? {
+        guard generation == self.generation, let connection else { return nil }
+        let before = pongs
+        try? await connection.send(StateFrame.ping.jsonString())
+        return before
+    }
+
+    private func heartbeatMissed(generation: Int) {
+        guard generation == self.generation else { return }
+        let timeout = configuration.pongTimeout
+        abandonConnection()
+        emit(.error(ParleyError(.heartbeatTimeout, "no pong within \(timeout); reconnecting")))
+        if wantsConnection { scheduleReconnect(attempt: 1, immediately: true) }
+    }
+}

@@ -1,0 +1,209 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// A headless chat client for a Parley or Oracle Digital Assistant chat server: what Oracle's iOS SDK calls
+/// `BotsManager`, as an actor with `async` calls and an ``events()`` sequence.
+///
+/// ```swift
+/// let client = ChatClient(configuration: .init(url: serverURL, channelId: "demo"))
+/// let events = await client.events()
+/// try await client.initialize()                 // connects
+/// try await client.send(text: "Order pizza")
+/// for await event in events {
+///     if case .messageReceived(let message) = event { print(message.payload.text ?? "") }
+/// }
+/// ```
+///
+/// Lifecycle: ``initialize()`` loads the transcript and connects; ``disconnect()`` and ``connect()`` close and
+/// reopen the socket; ``connect(_:)`` switches to another channel or user; ``destroy()`` closes everything, and
+/// every call then fails with ``ParleyError/Code/clientDestroyed`` until ``initialize()`` is called again.
+public actor ChatClient {
+    /// Parley's client version, sent as `sdkMetadata.version`.
+    public static let version = "0.1.0"
+
+    /// The configuration in use.
+    public internal(set) var configuration: Configuration
+    /// The connection status.
+    public internal(set) var status: ConnectionStatus = .disconnected
+
+    let transport: any ChatTransport
+    let clock: any Clock<Duration>
+    let uploader: AttachmentUploader
+    var hooks: Hooks
+    weak var listener: (any ChatEventListener)?
+
+    enum Lifecycle { case created, initialized, destroyed }
+    var lifecycle = Lifecycle.created
+    var transcript = TranscriptStore()
+    var subscribers: [UUID: AsyncStream<ChatEvent>.Continuation] = [:]
+    var listenerQueue: AsyncStream<ChatEvent>.Continuation?
+
+    // Connection state (see ChatClient+Connection.swift).
+    /// Who the socket is for: from the configuration, or from the token's claims.
+    var identity: (channelId: String, userId: String)
+    /// Increases with every connection attempt; callbacks from an older attempt are ignored.
+    var generation = 0
+    var connection: TransportConnection?
+    var connectionTask: Task<Void, Never>?
+    var heartbeatTask: Task<Void, Never>?
+    var reconnectTask: Task<Void, Never>?
+    /// The caller of an opening attempt, resumed when the handshake's `pong` arrives or the attempt fails.
+    var opening: CheckedContinuation<Void, any Error>?
+    /// An error payload that arrived while opening: the reason the server is about to close.
+    var openingError: ParleyError?
+    var pongs = 0
+    /// Whether the app wants a connection (so that a drop is followed by reconnecting).
+    var wantsConnection = false
+    /// Whether this conversation's `initUserProfile` and `initUserHiddenMessage` went out.
+    var sentInitialMessages = false
+    /// The token in hand and its claims.
+    var token: (value: String, claims: TokenClaims)?
+    /// Whether an expired token was already replaced once in this run of failures.
+    var refreshedExpiredToken = false
+
+    /// A client. It does nothing until ``initialize()``.
+    /// - Parameters:
+    ///   - configuration: Server, channel, user and feature flags.
+    ///   - transport: How to reach the server; default ``WebSocketTransport``.
+    ///   - clock: The clock for heartbeats and reconnect delays (inject a test clock to run them without waiting).
+    ///   - urlSession: The session for attachment uploads.
+    ///   - hooks: ``Hooks`` that see, change or drop messages.
+    public init(
+        configuration: Configuration, transport: (any ChatTransport)? = nil,
+        clock: any Clock<Duration> = ContinuousClock(), urlSession: URLSession = .shared, hooks: Hooks = Hooks()
+    ) {
+        self.configuration = configuration
+        self.transport = transport ?? WebSocketTransport(maxFrameSize: configuration.maxFrameSize)
+        self.clock = clock
+        self.uploader = AttachmentUploader(session: urlSession)
+        self.hooks = hooks
+        self.identity = (configuration.channelId, configuration.userId)
+    }
+
+    // MARK: Lifecycle
+
+    /// Loads the transcript, reports ``ChatEvent/initialized`` and connects. Also brings a destroyed client back.
+    /// - Throws: When the transcript folder cannot be read, or the first connection attempt fails (the client is
+    ///   then initialized but disconnected; call ``connect()`` to try again).
+    public func initialize() async throws(ParleyError) {
+        if lifecycle != .initialized {
+            try loadTranscript()
+            lifecycle = .initialized
+            sentInitialMessages = !transcript.messages.isEmpty
+            emit(.initialized)
+        }
+        try await connect()
+    }
+
+    /// Replaces the configuration, then does what ``initialize()`` does. For a client that was destroyed, or
+    /// one not initialized yet.
+    public func initialize(configuration: Configuration) async throws(ParleyError) {
+        if lifecycle == .initialized { await disconnect() }
+        self.configuration = configuration
+        identity = (configuration.channelId, configuration.userId)
+        lifecycle = .created
+        try await initialize()
+    }
+
+    /// Closes the connection, stops reconnecting, reports ``ChatEvent/destroyed``. Every call except
+    /// ``initialize()`` then fails with ``ParleyError/Code/clientDestroyed``.
+    public func destroy() async {
+        guard lifecycle != .destroyed else { return }
+        await disconnect()
+        lifecycle = .destroyed
+        emit(.destroyed)
+    }
+
+    /// Fails unless the client is initialized.
+    func checkInitialized() throws(ParleyError) {
+        switch lifecycle {
+        case .initialized: return
+        case .created: throw ParleyError(.clientNotInitialized, "call initialize() first")
+        case .destroyed: throw ParleyError(.clientDestroyed, "the client was destroyed; call initialize() again")
+        }
+    }
+
+    // MARK: Events
+
+    /// A new sequence of every event from now on, in order. Each call gives an independent sequence; it ends when
+    /// the caller stops iterating. Events before the call are not replayed (read ``messages()`` for the transcript).
+    public func events() -> AsyncStream<ChatEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ChatEvent.self)
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { _ in
+            Task { await self.unsubscribe(id) }
+        }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
+    }
+
+    /// Sets the object that gets Oracle-style callbacks (held weakly), in event order.
+    public func setListener(_ listener: (any ChatEventListener)?) {
+        self.listener = listener
+        guard listener != nil, listenerQueue == nil else { return }
+        let (queue, continuation) = AsyncStream.makeStream(of: ChatEvent.self)
+        listenerQueue = continuation
+        Task { [weak self] in
+            for await event in queue {
+                guard let listener = await self?.listener else { continue }
+                await listener.deliver(event)
+            }
+        }
+    }
+
+    /// Replaces the hooks.
+    public func setHooks(_ hooks: Hooks) {
+        self.hooks = hooks
+    }
+
+    func emit(_ event: ChatEvent) {
+        for continuation in subscribers.values { continuation.yield(event) }
+        listenerQueue?.yield(event)
+    }
+
+    func setStatus(_ newStatus: ConnectionStatus) {
+        guard newStatus != status else { return }
+        status = newStatus
+        emit(.statusChanged(newStatus))
+    }
+
+    // MARK: Transcript
+
+    /// The conversation so far, oldest first: the user's messages and the displayed skill and agent messages
+    /// (typing indicators and the hidden init message are not kept).
+    public func messages() -> [ChatMessage] {
+        transcript.messages
+    }
+
+    /// Empties the transcript (and its file) and reports ``ChatEvent/transcriptCleared``.
+    public func clearMessages() throws(ParleyError) {
+        try checkInitialized()
+        try transcript.clear()
+        emit(.transcriptCleared)
+    }
+
+    func loadTranscript() throws(ParleyError) {
+        if let folder = configuration.transcriptFolder {
+            transcript = try TranscriptStore(folder: folder, channelId: identity.channelId, userId: identity.userId)
+        } else {
+            transcript = TranscriptStore()
+        }
+    }
+
+    /// Keeps a message; a storage failure is reported, not thrown (the message itself went through).
+    func record(_ message: ChatMessage) {
+        do {
+            try transcript.append(message)
+        } catch {
+            emit(.error(error))
+        }
+    }
+}

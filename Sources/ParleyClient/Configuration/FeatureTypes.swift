@@ -1,0 +1,73 @@
+/// Which actions of messages the user already answered stay usable (Oracle's `disablePastActions`).
+public struct DisablePastActions: OpenString {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Every action of an answered message is disabled (the default).
+    public static let all: Self = "all"
+    /// No action is disabled.
+    public static let none: Self = "none"
+    /// Only postback actions are disabled.
+    public static let postback: Self = "postback"
+}
+
+/// How timestamps are shown (Oracle's `timestampMode`).
+public struct TimestampMode: OpenString {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    /// The date and time on every message, formatted with `timestampFormat`.
+    public static let absolute: Self = "absolute"
+    /// "Just now", "2 min ago"… on the latest message only, with a date header before each day's first message.
+    public static let relative: Self = "relative"
+}
+
+/// A preferred voice for reading messages aloud: a language-locale and, optionally, a voice name.
+public struct VoicePreference: Sendable, Hashable {
+    /// A language-locale such as `en-US`.
+    public var language: String
+    /// A voice name; `nil` takes the language's default voice.
+    public var name: String?
+
+    /// A preference.
+    public init(language: String, name: String? = nil) {
+        self.language = language
+        self.name = name
+    }
+}
+
+/// A speech synthesiser the app injects instead of the platform's (Oracle's `TTSService`).
+public protocol TTSService: Sendable {
+    /// Adds `text` to the queue of things to say.
+    func speak(text: String) async
+    /// Stops speaking and empties the queue.
+    func stopSpeech() async
+    /// Whether something is being said.
+    func isSpeaking() async -> Bool
+}
+
+/// The chat languages the user may choose (Oracle's `multiLangChat`).
+public struct MultiLangChat: Sendable, Hashable {
+    /// The languages offered; a menu needs at least two.
+    public var supportedLanguages: [SupportedLanguage]
+    /// The language to start with; `nil` or `"und"` lets the skill detect it.
+    public var primaryLanguage: String?
+
+    /// A language configuration.
+    public init(supportedLanguages: [SupportedLanguage] = [], primaryLanguage: String? = nil) {
+        self.supportedLanguages = supportedLanguages
+        self.primaryLanguage = primaryLanguage
+    }
+}
+
+/// One chat language: a BCP 47 tag and an optional label for the menu.
+public struct SupportedLanguage: Sendable, Hashable {
+    /// The language tag, such as `fr` or `fr-CA`.
+    public var lang: String
+    /// The label in a language menu; `nil` shows the tag or a built-in name.
+    public var label: String?
+
+    /// A language.
+    public init(lang: String, label: String? = nil) {
+        self.lang = lang
+        self.label = label
+    }
+}

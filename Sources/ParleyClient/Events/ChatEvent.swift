@@ -1,0 +1,41 @@
+/// Something that happened to a ``ChatClient``, in the order it happened.
+///
+/// ```swift
+/// for await event in await client.events() {
+///     if case .messageReceived(let message) = event { print(message.payload.text ?? "") }
+/// }
+/// ```
+public enum ChatEvent: Sendable {
+    /// The connection status changed.
+    case statusChanged(ConnectionStatus)
+    /// The skill or an agent sent a message, after ``ChatClient/Hooks/beforeDisplay`` (a message the hook
+    /// dropped is not reported).
+    case messageReceived(ChatMessage)
+    /// The user's message went out, after ``ChatClient/Hooks/beforeSend``. The hidden init message is not reported.
+    case messageSent(ChatMessage)
+    /// A file was uploaded; the attachment message follows as ``messageSent(_:)``.
+    case attachmentUploaded(Attachment)
+    /// ``ChatClient/initialize()`` finished.
+    case initialized
+    /// ``ChatClient/destroy()`` finished; every call fails until the client is initialized again.
+    case destroyed
+    /// The chat language changed; `nil` means the skill detects it.
+    case languageChanged(String?)
+    /// The conversation ended: the server sent `sessionClosed`.
+    case chatEnded
+    /// The transcript was emptied.
+    case transcriptCleared
+    /// Something failed that no call returned to the app: a refused or lost connection, a token that could not
+    /// be fetched, a frame that could not be decoded. Reported once.
+    case error(ParleyError)
+}
+
+/// The state of the connection to the chat server (Oracle's `ConnectionStatus`).
+public enum ConnectionStatus: String, Sendable, Hashable {
+    /// Not connected, and not trying to.
+    case disconnected
+    /// Opening the socket, or reopening it after a drop.
+    case connecting
+    /// Open: messages can be sent.
+    case connected
+}

@@ -1,0 +1,49 @@
+/// The callbacks of Oracle's `BotsEventListener`, for apps that prefer a listener object to
+/// ``ChatClient/events()``. Every method has an empty default, so a listener implements only what it needs.
+///
+/// The client holds the listener weakly and calls it in event order. An actor-isolated listener (such as a
+/// `@MainActor` view model) works as is: the methods are `async`.
+public protocol ChatEventListener: AnyObject, Sendable {
+    /// The connection status changed.
+    func onStatusChange(connectionStatus: ConnectionStatus) async
+    /// A message arrived from the skill or an agent.
+    func onReceiveMessage(message: ChatMessage) async
+    /// A file was uploaded.
+    func onUploadAttachment(attachment: Attachment) async
+    /// The client was initialized.
+    func onInitialize() async
+    /// The client was destroyed.
+    func onDestroy() async
+    /// The chat language changed; `nil` means the skill detects it.
+    func onChatLanguageChange(newLanguage: String?) async
+    /// The conversation ended.
+    func chatEnd() async
+    /// Something failed that no call returned (see ``ChatEvent/error(_:)``).
+    func onError(error: ParleyError) async
+}
+
+extension ChatEventListener {
+    public func onStatusChange(connectionStatus: ConnectionStatus) async {}
+    public func onReceiveMessage(message: ChatMessage) async {}
+    public func onUploadAttachment(attachment: Attachment) async {}
+    public func onInitialize() async {}
+    public func onDestroy() async {}
+    public func onChatLanguageChange(newLanguage: String?) async {}
+    public func chatEnd() async {}
+    public func onError(error: ParleyError) async {}
+
+    /// Calls the method that matches `event`.
+    func deliver(_ event: ChatEvent) async {
+        switch event {
+        case .statusChanged(let status): await onStatusChange(connectionStatus: status)
+        case .messageReceived(let message): await onReceiveMessage(message: message)
+        case .attachmentUploaded(let attachment): await onUploadAttachment(attachment: attachment)
+        case .initialized: await onInitialize()
+        case .destroyed: await onDestroy()
+        case .languageChanged(let language): await onChatLanguageChange(newLanguage: language)
+        case .chatEnded: await chatEnd()
+        case .error(let error): await onError(error: error)
+        case .messageSent, .transcriptCleared: break
+        }
+    }
+}

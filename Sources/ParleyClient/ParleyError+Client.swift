@@ -1,0 +1,28 @@
+extension ParleyError.Code {
+    /// The client was destroyed; call ``ChatClient/initialize()`` before using it again.
+    public static let clientDestroyed: Self = "client.destroyed"
+    /// The client has not been initialized yet.
+    public static let clientNotInitialized: Self = "client.notInitialized"
+    /// A message was sent while the client is not connected.
+    public static let notConnected: Self = "client.notConnected"
+    /// The connection could not be opened or was lost; the message says why.
+    public static let connectionFailed: Self = "client.connectionFailed"
+    /// The server did not answer a heartbeat in time: the socket is treated as dead.
+    public static let heartbeatTimeout: Self = "client.heartbeatTimeout"
+    /// The configuration cannot work, such as a URL that is not http(s) or ws(s).
+    public static let invalidConfiguration: Self = "client.invalidConfiguration"
+    /// The app's token provider failed or returned a token the client cannot use.
+    public static let tokenUnavailable: Self = "client.tokenUnavailable"
+    /// The feature is switched off in the configuration (such as attachments with `enableAttachment = false`).
+    public static let featureDisabled: Self = "client.featureDisabled"
+    /// A file is empty or larger than the attachment limit; checked before uploading.
+    public static let attachmentTooLarge: Self = "attachment.tooLarge"
+    /// A file's type is not allowed by the share-menu configuration, or the server refused it (415).
+    public static let attachmentTypeNotAllowed: Self = "attachment.typeNotAllowed"
+    /// The upload failed; the message carries the HTTP status or the network error.
+    public static let uploadFailed: Self = "attachment.uploadFailed"
+    /// The action cannot be sent as a message (only postback actions can).
+    public static let unsupportedAction: Self = "client.unsupportedAction"
+    /// Reading or writing the transcript folder failed.
+    public static let transcriptStorage: Self = "client.transcriptStorage"
+}

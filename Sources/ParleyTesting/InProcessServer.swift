@@ -1,0 +1,65 @@
+public import Foundation
+public import Logging
+public import ParleyServer
+import ServiceLifecycle
+
+/// A Parley chat server running in this process, on a free port, for a test.
+public struct InProcessServer: Sendable {
+    /// The port it listens on (at 127.0.0.1).
+    public let port: Int
+    /// Where it keeps conversations and attachments.
+    public let dataDirectory: URL
+
+    /// The server's base URL, `http://127.0.0.1:<port>`, for ``ChatClient/Configuration``.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Runs a real Parley server (the same `buildApplication` as `parley serve`) on a free port for the duration of
+    /// `body`, then shuts it down gracefully.
+    ///
+    /// ```swift
+    /// try await InProcessServer.run(channels: [ChannelConfiguration(id: "demo")]) { server in
+    ///     let client = ChatClient(configuration: .init(url: server.url, channelId: "demo"))
+    ///     try await client.initialize()
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - channels: The server's channels.
+    ///   - dataDirectory: Where to keep data; a new temporary folder when `nil` (pass the same folder twice to
+    ///     test a restart).
+    ///   - configure: Changes to the rest of the server configuration.
+    ///   - logLevel: The server's log level; the `PARLEY_TEST_LOG` environment variable wins when set.
+    ///   - body: The test, given the running server.
+    @discardableResult
+    public static func run<Result: Sendable>(
+        channels: [ChannelConfiguration], dataDirectory: URL? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }, logLevel: Logger.Level = .warning,
+        _ body: @Sendable (InProcessServer) async throws -> Result
+    ) async throws -> Result {
+        let directory =
+            dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID())")
+        var configuration = ServerConfiguration(port: 0, dataDirectory: directory, channels: channels)
+        configure(&configuration)
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: "parley.test")
+        logger.logLevel =
+            ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? logLevel
+        let app = try await buildApplication(configuration: configuration, logger: logger) { port in
+            portContinuation.yield(port)
+        }
+        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            let result: Swift.Result<Result, any Error>
+            do {
+                result = .success(try await body(InProcessServer(port: port, dataDirectory: directory)))
+            } catch {
+                result = .failure(error)
+            }
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return try result.get()
+        }
+    }
+}
