@@ -33,7 +33,7 @@ public struct InProcessServer: Sendable {
     public static func run<Result: Sendable>(
         channels: [ChannelConfiguration], dataDirectory: URL? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }, logLevel: Logger.Level = .warning,
-        _ body: @Sendable (InProcessServer) async throws -> Result
+        _ body: (InProcessServer) async throws -> Result
     ) async throws -> Result {
         let directory =
             dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID())")
