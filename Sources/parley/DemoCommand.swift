@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ParleyClient
+import ParleyServer
+import ServiceLifecycle
+
+/// `parley demo`: the server with the demo skill on a temporary data folder, and a terminal chat with it.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Order a pizza: the demo skill's server and a terminal chat with it, nothing to configure.",
+        discussion: """
+            Starts `parley serve` with the demo skill on 127.0.0.1 (a free port unless --port) and a temporary \
+            data folder, then opens `parley chat` on it. The server stops and its folder is removed when the \
+            chat ends (type /quit or press Ctrl-D).
+            """
+    )
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port = 0
+
+    @Option(help: "Your name, for the skill's greeting.")
+    var name = ProcessInfo.processInfo.environment["USER"]
+
+    func run() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let configuration = ServerConfiguration(
+            host: "127.0.0.1", port: port, dataDirectory: data,
+            channels: [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: .demo)])
+        var logger = Logger(label: "parley.demo")
+        logger.logLevel = .error
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = try await buildApplication(configuration: configuration, logger: logger) { port in
+            portContinuation.yield(port)
+        }
+        let services = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        let status = try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { return Int32(1) }
+            if TerminalChat.standardInputIsTerminal {
+                TerminalChat.say("Parley demo: the pizza skill at http://127.0.0.1:\(port), channel demo.")
+            }
+            var chat = ChatClient.Configuration(url: URL(string: "http://127.0.0.1:\(port)")!, channelId: "demo")
+            chat.initUserProfile = name.map { Profile(givenName: $0) }
+            chat.initUserHiddenMessage = "Hello"
+            let status = await TerminalChat.run(chat)
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            return status
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import ParleyTesting
+import Testing
+
+@testable import parley
+
+/// `parley chat` driven through a pipe, as a script drives it, and the renderer on every payload type.
+@Suite("parley chat", .serialized, .timeLimit(.minutes(2)))
+struct ChatCommandTests {
+    /// Runs `parley` off the cooperative threads (it blocks until the process ends).
+    func parley(_ arguments: [String], input: String) async throws -> DecodeCommandTests.Run {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try DecodeCommandTests().parley(arguments, input: input) })
+            }
+        }
+    }
+
+    @Test func aPipedOrderPrintsThePizzaCardsAndFollowsANumberedChoice() async throws {
+        try await InProcessServer.run(channels: [ChannelConfiguration(id: "demo", skill: .demo)]) { server in
+            let run = try await parley(
+                ["chat", "--url", server.url.absoluteString, "--channel", "demo", "--user", "pat"],
+                input: "Order Pizza\n4\n")
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("Hawaiian Pizza"))
+            #expect(run.output.contains("Cheese Pizza"))
+            // The greeting's question numbers its two buttons first; the cards go on from 3.
+            #expect(run.output.contains("  [2] Cancel A Previous Order\n• Hawaiian Pizza"))
+            #expect(run.output.contains("    [4] Order Large"))
+            #expect(run.output.contains("large hawaiian pizza"), "the choice [4] was the Hawaiian's Order Large")
+            #expect(!run.output.contains("[connected]"), "no status lines when piped")
+        }
+    }
+
+    @Test func anUnreachableServerFailsWithAClearMessage() async throws {
+        let port = try freePort()
+        let run = try await parley(["chat", "--url", "http://127.0.0.1:\(port)", "--channel", "demo"], input: "hi\n")
+        #expect(run.status == 1)
+        #expect(run.output.contains("parley: cannot connect: client.connectionFailed"))
+    }
+
+    @Test func everyPayloadFixtureRendersReadably() throws {
+        let folder = DecodeCommandTests.fixtures.appendingPathComponent("protocol")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix("SkillMessage.")
+        }
+        #expect(files.count >= 30)
+        var renderer = ChatRenderer()
+        for file in files {
+            let message = try SkillMessage(decoding: try Data(contentsOf: folder.appendingPathComponent(file)))
+            let lines = renderer.render(ChatMessage(envelope: .skill(message)))
+            // On purpose not shown: a stream's middle part, a "noReply" command, an agent who stopped typing.
+            if ["SkillMessage.textStream.running.json", "SkillMessage.command.no-reply.json", "SkillMessage.status.agent-idle.json"]
+                .contains(file)
+            {
+                #expect(lines.isEmpty, "\(file)")
+                continue
+            }
+            #expect(!lines.isEmpty, "\(file) renders nothing")
+            #expect(!lines.contains { $0.contains("\\n") }, "\(file): escaped text")
+        }
+    }
+
+    @Test func cardsAndFormsRenderFieldByFieldWithNumbers() throws {
+        let folder = DecodeCommandTests.fixtures.appendingPathComponent("protocol")
+        var renderer = ChatRenderer()
+        let text = try SkillMessage(decoding: try Data(contentsOf: folder.appendingPathComponent("SkillMessage.text.every-action.json")))
+        let lines = renderer.render(ChatMessage(envelope: .skill(text)))
+        let numbered = lines.filter { $0.hasPrefix("  [") }
+        #expect(numbered.count == text.payload.actions?.count)
+        #expect(numbered.first?.hasPrefix("  [1] ") == true)
+        if case .action(let first)? = renderer.choice(1) { #expect(first == text.payload.actions?.first) }
+
+        let form = try SkillMessage(decoding: try Data(contentsOf: folder.appendingPathComponent("SkillMessage.editForm.expense.json")))
+        let formLines = renderer.render(ChatMessage(envelope: .skill(form)))
+        guard case .editForm(let editForm) = form.payload.content else { return }
+        for field in editForm.allFields {
+            #expect(formLines.contains { $0.hasPrefix("  \(field.label ?? field.id ?? "field") (\(field.kind.displayType)") })
+        }
+        #expect(renderer.editForm?.form == editForm)
+        #expect(formLines.contains("  (type /form to fill it in)"))
+    }
+}
+
+/// A port that is free now.
+func freePort() throws -> Int {
+    #if os(Linux)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    try withUnsafeMutablePointer(to: &address) { pointer in
+        try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+            guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
+        }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
