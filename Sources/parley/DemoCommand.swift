@@ -21,8 +21,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 0
 
-    @Option(help: "Your name, for the skill's greeting.")
-    var name = ProcessInfo.processInfo.environment["USER"]
+    @Option(help: "Your name, for the skill's greeting (default: $USER).")
+    var name: String?
 
     func run() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-demo-\(UUID().uuidString)")
@@ -46,7 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
                 TerminalChat.say("Parley demo: the pizza skill at http://127.0.0.1:\(port), channel demo.")
             }
             var chat = ChatClient.Configuration(url: URL(string: "http://127.0.0.1:\(port)")!, channelId: "demo")
-            chat.initUserProfile = name.map { Profile(givenName: $0) }
+            chat.initUserProfile = (name ?? ProcessInfo.processInfo.environment["USER"]).map { Profile(givenName: $0) }
             chat.initUserHiddenMessage = "Hello"
             let status = await TerminalChat.run(chat)
             await services.triggerGracefulShutdown()

@@ -50,9 +50,11 @@ struct ChatCommandTests {
             let message = try SkillMessage(decoding: try Data(contentsOf: folder.appendingPathComponent(file)))
             let lines = renderer.render(ChatMessage(envelope: .skill(message)))
             // On purpose not shown: a stream's middle part, a "noReply" command, an agent who stopped typing.
-            if ["SkillMessage.textStream.running.json", "SkillMessage.command.no-reply.json", "SkillMessage.status.agent-idle.json"]
-                .contains(file)
-            {
+            if [
+                "SkillMessage.textStream.running.json", "SkillMessage.command.no-reply.json",
+                "SkillMessage.status.agent-idle.json",
+            ]
+            .contains(file) {
                 #expect(lines.isEmpty, "\(file)")
                 continue
             }
@@ -64,18 +66,23 @@ struct ChatCommandTests {
     @Test func cardsAndFormsRenderFieldByFieldWithNumbers() throws {
         let folder = DecodeCommandTests.fixtures.appendingPathComponent("protocol")
         var renderer = ChatRenderer()
-        let text = try SkillMessage(decoding: try Data(contentsOf: folder.appendingPathComponent("SkillMessage.text.every-action.json")))
+        let text = try SkillMessage(
+            decoding: try Data(contentsOf: folder.appendingPathComponent("SkillMessage.text.every-action.json")))
         let lines = renderer.render(ChatMessage(envelope: .skill(text)))
         let numbered = lines.filter { $0.hasPrefix("  [") }
         #expect(numbered.count == text.payload.actions?.count)
         #expect(numbered.first?.hasPrefix("  [1] ") == true)
         if case .action(let first)? = renderer.choice(1) { #expect(first == text.payload.actions?.first) }
 
-        let form = try SkillMessage(decoding: try Data(contentsOf: folder.appendingPathComponent("SkillMessage.editForm.expense.json")))
+        let form = try SkillMessage(
+            decoding: try Data(contentsOf: folder.appendingPathComponent("SkillMessage.editForm.expense.json")))
         let formLines = renderer.render(ChatMessage(envelope: .skill(form)))
         guard case .editForm(let editForm) = form.payload.content else { return }
         for field in editForm.allFields {
-            #expect(formLines.contains { $0.hasPrefix("  \(field.label ?? field.id ?? "field") (\(field.kind.displayType)") })
+            #expect(
+                formLines.contains {
+                    $0.hasPrefix("  \(field.label ?? field.id ?? "field") (\(field.kind.displayType)")
+                })
         }
         #expect(renderer.editForm?.form == editForm)
         #expect(formLines.contains("  (type /form to fill it in)"))

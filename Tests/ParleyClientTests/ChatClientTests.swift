@@ -58,6 +58,36 @@ struct ChatClientTests {
         }
     }
 
+    @Test func sentMessagesAndTheEndOfTheSessionAreReported() async throws {
+        try await InProcessServer.run(channels: Self.channels) { server in
+            let client = ChatClient(configuration: .init(url: server.url, channelId: "echo", userId: "kim"))
+            var events = EventReader(await client.events())
+            try await client.initialize()
+            let returned = try await client.send(text: "noted")
+            let reported = try await events.next("sent") {
+                if case .messageSent(let message) = $0 { message } else { nil }
+            }
+            #expect(reported == returned)
+
+            // A destroyed client comes back with another configuration: the demo skill, which ends sessions.
+            await client.destroy()
+            try await client.initialize(configuration: .init(url: server.url, channelId: "demo", userId: "kim"))
+            #expect(await client.configuration.channelId == "demo")
+            try await client.send(.closeSession)
+            let closed = try await events.next("sessionClosed") {
+                if case .messageReceived(let message) = $0, message.payload.type == .sessionClosed {
+                    message
+                } else {
+                    nil
+                }
+            }
+            #expect(closed.sender == .bot)
+            _ = try await events.next("chatEnded") { if case .chatEnded = $0 { () } else { nil } }
+            #expect(!(await client.messages().contains { $0.payload.type == .sessionClosed }), "not kept")
+            await client.destroy()
+        }
+    }
+
     @Test func aUserWithoutIdGetsARandomOne() {
         let configuration = ChatClient.Configuration(url: URL(string: "https://example.com")!, channelId: "c")
         let other = ChatClient.Configuration(url: URL(string: "https://example.com")!, channelId: "c")

@@ -49,12 +49,17 @@ struct ChatRenderer {
         case .postback(let postback):
             lines.append(postback.text ?? postback.postback.jsonString())
         case .textStream(let stream):
-            if stream.streamState == .end || stream.streamState == .start { lines.append(stream.aggregateText ?? stream.text) }
+            if stream.streamState == .end || stream.streamState == .start {
+                lines.append(stream.aggregateText ?? stream.text)
+            }
         case .attachment(let attachment):
-            lines.append("[\(attachment.type)] \(attachment.title ?? attachment.filename ?? "") \(attachment.url)".squeezed)
+            lines.append(
+                "[\(attachment.type)] \(attachment.title ?? attachment.filename ?? "") \(attachment.url)".squeezed)
         case .location(let location):
             let place = location.title.map { "\($0) " } ?? ""
-            lines.append("[location] \(place)(\(location.latitude), \(location.longitude))\(location.url.map { " \($0)" } ?? "")")
+            lines.append(
+                "[location] \(place)(\(location.latitude), \(location.longitude))\(location.url.map { " \($0)" } ?? "")"
+            )
         case .card(let cards):
             for card in cards.cards {
                 var title = "• \(card.title)"
@@ -65,7 +70,8 @@ struct ChatRenderer {
             }
         case .table(let table):
             if let title = table.tableTitle { lines.append(title) }
-            lines += Self.grid(headings: table.headings.map(\.label), rows: table.rows.map { $0.fields.map(Self.value) })
+            lines += Self.grid(
+                headings: table.headings.map(\.label), rows: table.rows.map { $0.fields.map(Self.value) })
         case .form(let form):
             for readOnly in form.forms { lines += render(readOnly) }
         case .tableForm(let tableForm):
@@ -132,7 +138,8 @@ struct ChatRenderer {
         var lines = ["[form\(form.title.map { ": \($0)" } ?? "")]"]
         if let error = form.errorMessage { lines.append("  ! \(error)") }
         for field in form.allFields {
-            var line = "  \(field.label ?? field.id ?? "field") (\(field.kind.displayType)\(field.required == true ? ", required" : ""))"
+            var line =
+                "  \(field.label ?? field.id ?? "field") (\(field.kind.displayType)\(field.required == true ? ", required" : ""))"
             if let value = field.value ?? field.defaultValue { line += " = \(Self.plain(value))" }
             if let placeholder = field.placeholder { line += " — \(placeholder)" }
             lines.append(line)
@@ -141,7 +148,9 @@ struct ChatRenderer {
             case .singleSelect(let choices), .multiSelect(let choices):
                 lines.append("    options: " + choices.options.map(\.label).joined(separator: ", "))
             case .toggle(let toggle):
-                lines.append("    \(toggle.labelOn ?? Self.plain(toggle.valueOn)) / \(toggle.labelOff ?? Self.plain(toggle.valueOff))")
+                lines.append(
+                    "    \(toggle.labelOn ?? Self.plain(toggle.valueOn)) / \(toggle.labelOff ?? Self.plain(toggle.valueOff))"
+                )
             default:
                 break
             }
@@ -194,12 +203,15 @@ struct ChatRenderer {
     static func grid(headings: [String], rows: [[String]]) -> [String] {
         let all = [headings] + rows
         let count = all.map(\.count).max() ?? 0
-        let widths = (0..<count).map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        let widths = (0..<count).map { column in
+            all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+        }
         return all.map { row in
-            "  " + (0..<count).map { column in
-                let cell = row.indices.contains(column) ? row[column] : ""
-                return cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ").trimmingTrailingSpaces
+            "  "
+                + (0..<count).map { column in
+                    let cell = row.indices.contains(column) ? row[column] : ""
+                    return cell + String(repeating: " ", count: widths[column] - cell.count)
+                }.joined(separator: "  ").trimmingTrailingSpaces
         }
     }
 }

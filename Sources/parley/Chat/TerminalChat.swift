@@ -194,8 +194,14 @@ actor TerminalChat {
         var values: JSONObject = [:]
         for field in form.allFields where field.kind.isEditable {
             guard let id = field.id else { continue }
-            if interactive { Self.say("\(field.label ?? id)? (\(field.kind.displayType); empty keeps \(field.value.map(ChatRenderer.plain) ?? "nothing"))") }
-            guard let answer = await input.next(isolation: #isolation)?.trimmingCharacters(in: .whitespaces) else { return false }
+            if interactive {
+                Self.say(
+                    "\(field.label ?? id)? (\(field.kind.displayType); empty keeps \(field.value.map(ChatRenderer.plain) ?? "nothing"))"
+                )
+            }
+            guard let answer = await input.next(isolation: #isolation)?.trimmingCharacters(in: .whitespaces) else {
+                return false
+            }
             if answer.isEmpty {
                 if let value = field.value { values[id] = value }
                 continue
