@@ -121,7 +121,10 @@ extension ChatClient {
         token = (value, claims)
         if identity != (claims.channelId, claims.userId) {
             identity = (claims.channelId, claims.userId)
-            if lifecycle == .initialized { try loadTranscript() }
+            if lifecycle == .initialized {
+                try loadTranscript()
+                sentInitialMessages = !transcript.messages.isEmpty
+            }
         }
         return value
     }
@@ -146,13 +149,14 @@ extension ChatClient {
     private func opened(generation: Int) async {
         setStatus(.connected)
         refreshedExpiredToken = false
-        opening?.resume()
-        opening = nil
         startHeartbeat(generation: generation)
         if !sentInitialMessages {
             sentInitialMessages = true
+            // Before the caller of connect() goes on, so that nothing it sends overtakes them.
             await sendInitialMessages()
         }
+        opening?.resume()
+        opening = nil
     }
 
     // MARK: Receiving

@@ -32,6 +32,16 @@ struct ChatCommandTests {
         }
     }
 
+    /// The README's first command, driven through a pipe: a whole order, from greeting to delivery.
+    @Test func theDemoTakesAnOrderFromGreetingToDelivery() async throws {
+        let run = try await parley(
+            ["demo", "--name", "Ann"], input: "Order Pizza\n4\n/location 37.5,-122.3\n")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.hasPrefix("Hi Ann! Welcome to Parley Pizza.\n"))
+        #expect(run.output.contains("Where should we deliver your large cheese pizza?"))
+        #expect(run.output.contains("Your large cheese pizza on thick crust is on its way"))
+    }
+
     @Test func anUnreachableServerFailsWithAClearMessage() async throws {
         let port = try freePort()
         let run = try await parley(["chat", "--url", "http://127.0.0.1:\(port)", "--channel", "demo"], input: "hi\n")
