@@ -26,6 +26,7 @@ public func buildApplication(
         skills[channel.id] = try channel.skill.load()
     }
     let hub = ChatHub(store: store, skills: skills, channels: configuration.channels, logger: logger)
+    await hub.recoverPendingInputs()
     let socket = ChatSocket(configuration: configuration, hub: hub, logger: logger)
 
     let router = Router(context: BasicWebSocketRequestContext.self)

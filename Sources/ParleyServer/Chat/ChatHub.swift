@@ -5,16 +5,26 @@ public import Logging
 /// Routes what users send to their channel's skill, stores both sides, and sends every reply to
 /// all of the user's open sockets.
 ///
-/// Inputs of one conversation are handled one at a time, in arrival order, whichever socket they
-/// came from; different conversations run concurrently.
+/// An input is stored first, as pending (and, with Parley's extension, acknowledged); the skill then answers the
+/// conversation's pending inputs one at a time, in the order they were stored, whichever socket they came from.
+/// Different conversations run concurrently. Inputs left pending by a stopped server are answered by the next one
+/// (``recoverPendingInputs()``).
 public actor ChatHub {
     private let store: any ConversationStore
     private let skills: [String: any Skill]
     private let channels: [String: ChannelConfiguration]
     private let logger: Logger
     private let now: @Sendable () -> Date
-    private var sockets: [ConversationKey: [UUID: WebSocketOutboundWriter]] = [:]
-    private var queues: [ConversationKey: Task<Void, Never>] = [:]
+
+    /// An open socket, and whether it speaks Parley's extension (gets `sequence` numbers).
+    private struct Socket {
+        let writer: WebSocketOutboundWriter
+        var parley = false
+    }
+
+    private var sockets: [ConversationKey: [UUID: Socket]] = [:]
+    private var drainRequested: Set<ConversationKey> = []
+    private var drainers: [ConversationKey: Task<Void, Never>] = [:]
 
     /// Creates a hub.
     /// - Parameters:
@@ -36,7 +46,7 @@ public actor ChatHub {
 
     /// Registers an open socket of a conversation.
     func attach(_ socket: UUID, to key: ConversationKey, writer: WebSocketOutboundWriter) {
-        sockets[key, default: [:]][socket] = writer
+        sockets[key, default: [:]][socket] = Socket(writer: writer)
     }
 
     /// Forgets a closed socket.
@@ -50,16 +60,42 @@ public actor ChatHub {
         sockets[key]?.count ?? 0
     }
 
-    /// Handles one input after the conversation's earlier inputs, and returns when it is done.
-    func submit(_ input: SkillInput, frame: JSONValue, requestId: String?, for key: ConversationKey) async {
-        let previous = queues[key]
-        let task = Task {
-            await previous?.value
-            await self.process(input, frame: frame, requestId: requestId, for: key)
+    /// Answers every input a previous run of the server stored but did not answer.
+    public func recoverPendingInputs() async {
+        do {
+            for key in try await store.conversationsWithPendingInputs() { requestDrain(key) }
+        } catch {
+            logger.error("cannot look for pending inputs: \(error)")
         }
-        queues[key] = task
-        await task.value
-        if queues[key] == task { queues[key] = nil }
+    }
+
+    // MARK: Parley's extension
+
+    /// A socket asked for Parley's extension: the welcome, then what it missed after `resumeAfter`.
+    func hello(_ hello: ParleyHello, from socket: UUID, of key: ConversationKey, maxFrameSize: Int) async {
+        guard let writer = sockets[key]?[socket]?.writer else { return }
+        sockets[key]?[socket]?.parley = true
+        do {
+            let conversation = try await store.conversation(for: key)
+            let welcome = ParleyWelcome(lastSequence: conversation.lastOutbound, maxFrameSize: maxFrameSize)
+            try await writer.write(.text(welcome.stateFrame.jsonString()))
+            guard let after = hello.resumeAfter, after < conversation.lastOutbound else { return }
+            for message in try await store.sent(for: key, after: max(after, 0)) {
+                try await writer.write(.text(message.frame.jsonString()))
+            }
+        } catch {
+            logger.error("cannot welcome a socket of \(key): \(error)")
+        }
+    }
+
+    // MARK: Inputs
+
+    /// Stores a message or profile update from the user as pending and has the skill answer it after the
+    /// conversation's earlier inputs. A repeated `clientMessageId` stores nothing and answers nothing.
+    func receive(_ frame: JSONValue, clientMessageId: String?, for key: ConversationKey) async throws -> ReceivedInput {
+        let received = try await store.receive(frame, clientMessageId: clientMessageId, for: key, at: now())
+        if !received.duplicate { requestDrain(key) }
+        return received
     }
 
     /// Sends a frame to one socket only (a protocol error about what that socket sent).
@@ -67,35 +103,67 @@ public actor ChatHub {
         try? await writer.write(.text(message.jsonString()))
     }
 
-    private func process(_ input: SkillInput, frame: JSONValue, requestId: String?, for key: ConversationKey) async {
-        let date = now()
-        do {
-            let conversation = try await store.conversation(for: key)
-            var state = (try? ConversationState(json: conversation.state)) ?? ConversationState()
-            if let channel = channels[key.channelId], conversation.lastSequence > 0,
-                date.timeIntervalSince(conversation.updatedAt) > Double(channel.sessionExpiryMinutes) * 60
-            {
-                state = ConversationState()
+    /// Makes sure the conversation's pending inputs get answered, by one task per conversation.
+    private func requestDrain(_ key: ConversationKey) {
+        drainRequested.insert(key)
+        guard drainers[key] == nil else { return }
+        drainers[key] = Task { await self.drain(key) }
+    }
+
+    private func drain(_ key: ConversationKey) async {
+        while drainRequested.remove(key) != nil {
+            do {
+                for input in try await store.pending(for: key) {
+                    try await answer(input, for: key)
+                }
+            } catch {
+                logger.error("conversation \(key) failed: \(error)")
+                let failure = ParleyError(.internalError, "the server could not answer this message; it is kept")
+                await broadcast([SkillMessage(payload: .error(failure), userId: key.userId).jsonValue], to: key)
             }
-            state.extra[WebhookSkill.conversationKey] = [
-                "channelId": .string(key.channelId), "userId": .string(key.userId),
-            ]
-            let payloads = await respond(to: input, state: &state, channelId: key.channelId)
-            let replies = payloads.enumerated().map { index, payload in
-                SkillMessage(
-                    payload: payload, source: .bot, userId: key.userId, msgId: UUID().uuidString.lowercased(),
-                    endOfTurn: index == payloads.count - 1 ? true : nil, requestId: requestId,
-                    createdOn: .string(date.formatted(.iso8601WithMilliseconds)))
-            }
-            _ = try await store.append(
-                [(.user, frame)] + replies.map { (.skill, $0.jsonValue) }, to: conversation, state: state.jsonValue,
-                at: date)
-            await broadcast(replies, to: key)
-        } catch {
-            logger.error("conversation \(key) failed: \(error)")
-            let failure = ParleyError(.internalError, "the server could not handle this message; it was not stored")
-            await broadcast([SkillMessage(payload: .error(failure), userId: key.userId, requestId: requestId)], to: key)
         }
+        drainers[key] = nil
+    }
+
+    private func answer(_ input: StoredMessage, for key: ConversationKey) async throws {
+        let date = now()
+        let conversation = try await store.conversation(for: key)
+        let skillInput: SkillInput
+        let requestId: String?
+        switch try ClientFrame(json: input.frame) {
+        case .message(let message):
+            skillInput = .message(message.payload)
+            requestId = message.requestId
+        case .profile(let update):
+            skillInput = .profile(update.profile)
+            requestId = nil
+        case .state, .unknown:  // never stored as inputs; answered with nothing
+            _ = try await store.answer(input.sequence, with: [], state: conversation.state, in: conversation, at: date)
+            return
+        }
+        var state = (try? ConversationState(json: conversation.state)) ?? ConversationState()
+        if let channel = channels[key.channelId], conversation.lastOutbound > 0,
+            date.timeIntervalSince(conversation.updatedAt) > Double(channel.sessionExpiryMinutes) * 60
+        {
+            state = ConversationState()
+        }
+        var about: JSONObject = [
+            "channelId": .string(key.channelId), "userId": .string(key.userId),
+            "messageId": .string("\(key.channelId)/\(key.userId)/\(input.sequence)"),
+        ]
+        if let clientMessageId = input.clientMessageId { about["clientMessageId"] = .string(clientMessageId) }
+        state.extra[WebhookSkill.conversationKey] = .object(about)
+        let payloads = await respond(to: skillInput, state: &state, channelId: key.channelId)
+        let replies = payloads.enumerated().map { index, payload in
+            SkillMessage(
+                payload: payload, source: .bot, userId: key.userId, msgId: UUID().uuidString.lowercased(),
+                endOfTurn: index == payloads.count - 1 ? true : nil, requestId: requestId,
+                createdOn: .string(date.formatted(.iso8601WithMilliseconds))
+            ).jsonValue
+        }
+        let stored = try await store.answer(
+            input.sequence, with: replies, state: state.jsonValue, in: conversation, at: date)
+        await broadcast(stored.map(\.frame), to: key)
     }
 
     private func respond(to input: SkillInput, state: inout ConversationState, channelId: String) async
@@ -114,12 +182,19 @@ public actor ChatHub {
         }
     }
 
-    private func broadcast(_ messages: [SkillMessage], to key: ConversationKey) async {
-        guard let writers = sockets[key]?.values, !messages.isEmpty else { return }
-        for writer in writers {
-            for message in messages {
+    /// Sends frames to every open socket of the conversation; sockets without Parley's extension get them
+    /// without `sequence`, as the Oracle protocol has it.
+    private func broadcast(_ frames: [JSONValue], to key: ConversationKey) async {
+        guard let targets = sockets[key]?.values, !frames.isEmpty else { return }
+        let withSequence = frames.map { $0.jsonString() }
+        let plain = frames.map { frame in
+            guard case .object(let object) = frame else { return frame.jsonString() }
+            return JSONValue.object(object.removing("sequence")).jsonString()
+        }
+        for socket in targets {
+            for text in socket.parley ? withSequence : plain {
                 do {
-                    try await writer.write(.text(message.jsonString()))
+                    try await socket.writer.write(.text(text))
                 } catch {
                     break
                 }

@@ -99,7 +99,7 @@ struct ChatSocket {
         await hub.attach(socket, to: key, writer: outbound)
         defer { Task { await hub.detach(socket, from: key) } }
         while let message = try await messages.next() {
-            try await handle(message, channel: channel, key: key, outbound: outbound)
+            try await handle(message, channel: channel, key: key, socket: socket, outbound: outbound)
         }
     }
 
@@ -159,20 +159,25 @@ struct ChatSocket {
     }
 
     private func handle(
-        _ message: WebSocketMessage, channel: ChannelConfiguration, key: ConversationKey,
+        _ message: WebSocketMessage, channel: ChannelConfiguration, key: ConversationKey, socket: UUID,
         outbound: WebSocketOutboundWriter
     ) async throws {
         guard case .text(let text) = message else {
             return await reject(
                 ParleyError(.unsupportedFrame, "binary frames are not part of the chat protocol"), key, outbound)
         }
-        let json: JSONValue
+        var json: JSONValue?
         let frame: ClientFrame
         do {
             json = try JSONValue(parsing: text)
-            frame = try ClientFrame(json: json)
+            frame = try ClientFrame(json: json!)
         } catch {
-            return await reject(error, key, outbound)
+            await reject(error, key, outbound)
+            // A message Parley's client will resend until it hears about it: tell it, so it stops.
+            if let id = json?["clientMessageId"]?.stringValue {
+                try await outbound.write(.text(Acknowledgement(clientMessageId: id, error: error).stateFrame.jsonString()))
+            }
+            return
         }
         switch frame {
         case .state(let state) where state.type == .ping:
@@ -186,12 +191,16 @@ struct ChatSocket {
                     return try await refuse(error, outbound)
                 }
             }
+        case .state(let state) where state.type == .parley:
+            if let hello = ParleyHello(state) {
+                await hub.hello(hello, from: socket, of: key, maxFrameSize: configuration.maxFrameSize)
+            }
         case .state:
             break
         case .message(let user):
-            await hub.submit(.message(user.payload), frame: json, requestId: user.requestId, for: key)
+            try await receive(json!, clientMessageId: user.clientMessageId, key: key, outbound: outbound)
         case .profile(let update):
-            await hub.submit(.profile(update.profile), frame: json, requestId: nil, for: key)
+            try await receive(json!, clientMessageId: update.clientMessageId, key: key, outbound: outbound)
         case .unknown(let object):
             await reject(
                 ParleyError(
@@ -200,6 +209,24 @@ struct ChatSocket {
                     path: JSONPath()),
                 key, outbound)
         }
+    }
+
+    /// Stores an input (the skill answers it in turn) and acknowledges it when it has a `clientMessageId`.
+    private func receive(
+        _ frame: JSONValue, clientMessageId: String?, key: ConversationKey, outbound: WebSocketOutboundWriter
+    ) async throws {
+        let received: ReceivedInput
+        do {
+            received = try await hub.receive(frame, clientMessageId: clientMessageId, for: key)
+        } catch {
+            logger.error("cannot store an input of \(key): \(error)")
+            let failure = ParleyError(.internalError, "the server could not store this message; send it again")
+            return await hub.send(SkillMessage(payload: .error(failure), userId: key.userId), to: outbound)
+        }
+        guard let clientMessageId else { return }
+        let ack = Acknowledgement(
+            clientMessageId: clientMessageId, sequence: received.sequence, duplicate: received.duplicate)
+        try await outbound.write(.text(ack.stateFrame.jsonString()))
     }
 
     /// Answers a frame that cannot be used with an error payload; the socket stays open.

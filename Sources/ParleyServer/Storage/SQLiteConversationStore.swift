@@ -35,78 +35,187 @@ public struct SQLiteConversationStore: ConversationStore {
                 table.primaryKey(["conversationId", "sequence"])
             }
         }
+        migrator.registerMigration("v2 reliability") { db in
+            try db.alter(table: "conversation") { table in
+                table.add(column: "lastOutbound", .integer).notNull().defaults(to: 0)
+            }
+            try db.alter(table: "message") { table in
+                table.add(column: "outbound", .integer)
+                table.add(column: "clientMessageId", .text)
+                table.add(column: "pending", .boolean).notNull().defaults(to: false)
+            }
+            // Number what the server already sent, in order, so that replay works for old conversations too.
+            try db.execute(
+                sql: """
+                    UPDATE message SET outbound = (
+                        SELECT COUNT(*) FROM message AS earlier WHERE earlier.conversationId = message.conversationId
+                        AND earlier.direction = 'skill' AND earlier.sequence <= message.sequence)
+                    WHERE direction = 'skill'
+                    """)
+            try db.execute(
+                sql: """
+                    UPDATE conversation SET lastOutbound = (
+                        SELECT COUNT(*) FROM message WHERE message.conversationId = conversation.id
+                        AND message.direction = 'skill')
+                    """)
+            try db.create(
+                index: "message_clientMessageId", on: "message", columns: ["conversationId", "clientMessageId"],
+                unique: true, condition: Column("clientMessageId") != nil)
+            try db.create(index: "message_pending", on: "message", columns: ["pending"], condition: Column("pending"))
+        }
         return migrator
     }
 
     /// The conversation for `key`, created empty when new.
     public func conversation(for key: ConversationKey) async throws -> StoredConversation {
-        try await database.write { db in
+        try await database.write { db in try Self.conversation(for: key, in: db) }
+    }
+
+    private static func conversation(for key: ConversationKey, in db: Database) throws -> StoredConversation {
+        try db.execute(
+            sql: """
+                INSERT INTO conversation (channelId, userId, state, lastSequence, updatedAt) VALUES (?, ?, '{}', 0, ?)
+                ON CONFLICT(channelId, userId) DO NOTHING
+                """,
+            arguments: [key.channelId, key.userId, Date().timeIntervalSince1970])
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT id, state, lastSequence, lastOutbound, updatedAt FROM conversation
+                WHERE channelId = ? AND userId = ?
+                """,
+            arguments: [key.channelId, key.userId])
+        guard let row else { throw ParleyError(.internalError, "conversation \(key) vanished") }
+        return StoredConversation(
+            id: row["id"], key: key, state: try JSONValue(parsing: row["state"] as String),
+            lastSequence: row["lastSequence"], lastOutbound: row["lastOutbound"],
+            updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
+    }
+
+    public func receive(_ frame: JSONValue, clientMessageId: String?, for key: ConversationKey, at date: Date)
+        async throws -> ReceivedInput
+    {
+        let text = frame.jsonString()
+        return try await database.write { db in
+            let conversation = try Self.conversation(for: key, in: db)
+            if let clientMessageId,
+                let sequence = try Int.fetchOne(
+                    db, sql: "SELECT sequence FROM message WHERE conversationId = ? AND clientMessageId = ?",
+                    arguments: [conversation.id, clientMessageId])
+            {
+                return ReceivedInput(sequence: sequence, duplicate: true)
+            }
+            let sequence = conversation.lastSequence + 1
             try db.execute(
                 sql: """
-                    INSERT INTO conversation (channelId, userId, state, lastSequence, updatedAt) VALUES (?, ?, '{}', 0, ?)
-                    ON CONFLICT(channelId, userId) DO NOTHING
+                    INSERT INTO message (conversationId, sequence, direction, frame, createdAt, clientMessageId, pending)
+                    VALUES (?, ?, 'user', ?, ?, ?, 1)
                     """,
-                arguments: [key.channelId, key.userId, Date().timeIntervalSince1970])
-            let row = try Row.fetchOne(
-                db,
-                sql: "SELECT id, state, lastSequence, updatedAt FROM conversation WHERE channelId = ? AND userId = ?",
-                arguments: [key.channelId, key.userId])
-            guard let row else { throw ParleyError(.internalError, "conversation \(key) vanished") }
-            return StoredConversation(
-                id: row["id"], key: key, state: try JSONValue(parsing: row["state"] as String),
-                lastSequence: row["lastSequence"], updatedAt: Date(timeIntervalSince1970: row["updatedAt"]))
+                arguments: [conversation.id, sequence, text, date.timeIntervalSince1970, clientMessageId])
+            try db.execute(
+                sql: "UPDATE conversation SET lastSequence = ? WHERE id = ?", arguments: [sequence, conversation.id])
+            return ReceivedInput(sequence: sequence, duplicate: false)
         }
     }
 
-    /// Appends messages and saves the state in one transaction.
-    public func append(
-        _ frames: [(StoredMessage.Direction, JSONValue)], to conversation: StoredConversation, state: JSONValue,
-        at date: Date
+    public func pending(for key: ConversationKey) async throws -> [StoredMessage] {
+        try await fetch(
+            "conversation.channelId = ? AND conversation.userId = ? AND message.pending", [key.channelId, key.userId])
+    }
+
+    public func conversationsWithPendingInputs() async throws -> [ConversationKey] {
+        try await database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT conversation.channelId, conversation.userId FROM message
+                    JOIN conversation ON conversation.id = message.conversationId WHERE message.pending
+                    """
+            ).map { ConversationKey(channelId: $0["channelId"], userId: $0["userId"]) }
+        }
+    }
+
+    public func answer(
+        _ sequence: Int, with replies: [JSONValue], state: JSONValue, in conversation: StoredConversation, at date: Date
     ) async throws -> [StoredMessage] {
         let stamp = date.timeIntervalSince1970
-        let rows = frames.map { ($0.0.rawValue, $0.1.jsonString()) }
         let stateText = state.jsonString()
-        let first = try await database.write { db -> Int in
-            let last =
-                try Int.fetchOne(
-                    db, sql: "SELECT lastSequence FROM conversation WHERE id = ?", arguments: [conversation.id])
-                ?? 0
-            for (offset, row) in rows.enumerated() {
+        return try await database.write { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT lastSequence, lastOutbound FROM conversation WHERE id = ?",
+                    arguments: [conversation.id])
+            else { throw ParleyError(.internalError, "conversation \(conversation.key) vanished") }
+            let lastSequence: Int = row["lastSequence"]
+            let lastOutbound: Int = row["lastOutbound"]
+            var stored: [StoredMessage] = []
+            for (offset, reply) in replies.enumerated() {
+                var frame = reply
+                if case .object(var object) = frame {
+                    object["sequence"] = .number(Double(lastOutbound + offset + 1))
+                    frame = .object(object)
+                }
+                let message = StoredMessage(
+                    sequence: lastSequence + offset + 1, direction: .skill, frame: frame, createdAt: date,
+                    outbound: lastOutbound + offset + 1)
                 try db.execute(
-                    sql:
-                        "INSERT INTO message (conversationId, sequence, direction, frame, createdAt) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [conversation.id, last + offset + 1, row.0, row.1, stamp])
+                    sql: """
+                        INSERT INTO message (conversationId, sequence, direction, frame, createdAt, outbound)
+                        VALUES (?, ?, 'skill', ?, ?, ?)
+                        """,
+                    arguments: [conversation.id, message.sequence, frame.jsonString(), stamp, message.outbound])
+                stored.append(message)
             }
             try db.execute(
-                sql: "UPDATE conversation SET state = ?, lastSequence = ?, updatedAt = ? WHERE id = ?",
-                arguments: [stateText, last + rows.count, stamp, conversation.id])
-            return last + 1
-        }
-        return frames.enumerated().map { offset, frame in
-            StoredMessage(sequence: first + offset, direction: frame.0, frame: frame.1, createdAt: date)
+                sql: "UPDATE message SET pending = 0 WHERE conversationId = ? AND sequence = ?",
+                arguments: [conversation.id, sequence])
+            try db.execute(
+                sql: """
+                    UPDATE conversation SET state = ?, lastSequence = ?, lastOutbound = ?, updatedAt = ? WHERE id = ?
+                    """,
+                arguments: [
+                    stateText, lastSequence + replies.count, lastOutbound + replies.count, stamp, conversation.id,
+                ])
+            return stored
         }
     }
 
     /// The messages of a conversation after `sequence`, oldest first.
     public func messages(for key: ConversationKey, after sequence: Int) async throws -> [StoredMessage] {
+        try await fetch(
+            "conversation.channelId = ? AND conversation.userId = ? AND message.sequence > ?",
+            [key.channelId, key.userId, sequence])
+    }
+
+    public func sent(for key: ConversationKey, after outbound: Int) async throws -> [StoredMessage] {
+        try await fetch(
+            "conversation.channelId = ? AND conversation.userId = ? AND message.outbound > ?",
+            [key.channelId, key.userId, outbound])
+    }
+
+    private func fetch(_ condition: String, _ arguments: StatementArguments) async throws -> [StoredMessage] {
         let rows = try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT message.sequence, message.direction, message.frame, message.createdAt FROM message
+                    SELECT message.sequence, message.direction, message.frame, message.createdAt, message.outbound,
+                    message.clientMessageId, message.pending FROM message
                     JOIN conversation ON conversation.id = message.conversationId
-                    WHERE conversation.channelId = ? AND conversation.userId = ? AND message.sequence > ?
-                    ORDER BY message.sequence
+                    WHERE \(condition) ORDER BY message.sequence
                     """,
-                arguments: [key.channelId, key.userId, sequence]
-            ).map { row -> (Int, String, String, Double) in
-                (row["sequence"], row["direction"], row["frame"], row["createdAt"])
+                arguments: arguments
+            ).map { row -> (Int, String, String, Double, Int?, String?, Bool) in
+                (
+                    row["sequence"], row["direction"], row["frame"], row["createdAt"], row["outbound"],
+                    row["clientMessageId"], row["pending"]
+                )
             }
         }
         return try rows.map { row in
             StoredMessage(
                 sequence: row.0, direction: StoredMessage.Direction(rawValue: row.1) ?? .skill,
-                frame: try JSONValue(parsing: row.2), createdAt: Date(timeIntervalSince1970: row.3))
+                frame: try JSONValue(parsing: row.2), createdAt: Date(timeIntervalSince1970: row.3), outbound: row.4,
+                clientMessageId: row.5, pending: row.6)
         }
     }
 }
