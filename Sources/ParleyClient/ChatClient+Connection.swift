@@ -22,8 +22,8 @@ extension ChatClient {
 
     /// Closes the socket and switches to another server, channel, user or token. Only the network properties
     /// (`url`, `channelId`, `userId`, `tokenProvider`, `tokenPresentation`, `clientType`) are taken from
-    /// `newConfiguration`; the feature flags stay as they are, as in Oracle's SDK. The transcript of the new
-    /// channel and user is loaded, and the conversation's init messages are sent again.
+    /// `newConfiguration`; the feature flags stay as they are, as in Oracle's SDK. The transcript and outbox of
+    /// the new channel and user are loaded.
     public func connect(_ newConfiguration: Configuration) async throws(ParleyError) {
         try checkInitialized()
         await disconnect()
@@ -35,29 +35,70 @@ extension ChatClient {
         configuration.clientType = newConfiguration.clientType
         identity = (newConfiguration.channelId, newConfiguration.userId)
         token = nil
-        try loadTranscript()
-        sentInitialMessages = !transcript.messages.isEmpty
+        tokenRefreshTask?.cancel()
+        if configuration.tokenProvider != nil { _ = try await currentToken() }
+        try loadConversation()
         try await connect()
     }
 
-    /// Closes the socket and stops reconnecting. Messages sent meanwhile fail with
-    /// ``ParleyError/Code/notConnected``.
+    /// Closes the socket and stops reconnecting. Messages sent meanwhile wait in the outbox until the next
+    /// connection.
     public func disconnect() async {
         wantsConnection = false
+        tokenRefreshTask?.cancel()
+        await closeConnection(reason: "the app disconnected")
+        setStatus(.disconnected)
+    }
+
+    // MARK: The app's life
+
+    /// The app went to the background: the client closes the socket and does not reconnect until
+    /// ``applicationWillEnterForeground()``. Undelivered messages stay in the outbox.
+    public func applicationDidEnterBackground() async {
+        suspended = true
+        await closeConnection(reason: "the app is in the background")
+        if wantsConnection { setStatus(.disconnected) }
+    }
+
+    /// The app is back in the foreground: the client reconnects at once (when it was connected before) and
+    /// delivers what waited.
+    public func applicationWillEnterForeground() {
+        suspended = false
+        guard wantsConnection, connection == nil, opening == nil else { return }
+        scheduleReconnect(attempt: 1, immediately: true)
+    }
+
+    /// The network changed, as the app's path monitor reports it. Unreachable: the client stops trying until
+    /// it is reachable again. Reachable (again, or another network): a socket opened on the old path is likely
+    /// dead without knowing it, so the client replaces it at once instead of waiting for the heartbeat.
+    public func networkReachabilityChanged(isReachable: Bool) async {
+        networkReachable = isReachable
+        guard wantsConnection, !suspended else { return }
+        if isReachable {
+            await closeConnection(reason: "the network changed")
+            scheduleReconnect(attempt: 1, immediately: true)
+        } else {
+            reconnectTask?.cancel()
+            reconnectTask = nil
+            setStatus(.connecting)
+        }
+    }
+
+    /// Closes the current socket (or abandons the attempt to open one) without reconnecting.
+    private func closeConnection(reason: String) async {
         reconnectTask?.cancel()
         reconnectTask = nil
         let connection = self.connection
         abandonConnection()
-        await connection?.close(.normal, reason: "the app disconnected")
-        opening?.resume(throwing: ParleyError(.connectionFailed, "disconnected while connecting"))
+        await connection?.close(.normal, reason: reason)
+        opening?.resume(throwing: ParleyError(.connectionFailed, "closed while connecting: \(reason)"))
         opening = nil
-        setStatus(.disconnected)
     }
 
     // MARK: Opening
 
-    /// One attempt: fetch the token, open the socket, send `auth` (if the token goes in a frame) and `ping`,
-    /// wait for the `pong`.
+    /// One attempt: fetch the token, open the socket, send `auth` (if the token goes in a frame), Parley's
+    /// `parley` hello and a `ping`, wait for the `pong`.
     func open() async throws(ParleyError) {
         setStatus(.connecting)
         let token = try await currentToken()
@@ -67,6 +108,8 @@ extension ChatClient {
         generation += 1
         let generation = self.generation
         openingError = nil
+        capabilities = []
+        serverMaxFrameSize = nil
         let transport = self.transport
         let authFrame = configuration.tokenPresentation == .authFrame ? token : nil
         do {
@@ -95,40 +138,6 @@ extension ChatClient {
         }
     }
 
-    /// The token for the next connection: the one in hand while it is valid for 20 more seconds (Oracle's Web SDK
-    /// rule), otherwise a new one from the provider. Sets ``identity`` from its claims.
-    func currentToken() async throws(ParleyError) -> String? {
-        guard let provider = configuration.tokenProvider else { return nil }
-        if let token, token.claims.expiresAt > Date().timeIntervalSince1970 + 20 { return token.value }
-        let value: String
-        do {
-            value = try await provider()
-        } catch {
-            throw ParleyError(.tokenUnavailable, "the token provider failed: \(error)", underlying: error)
-        }
-        let claims: TokenClaims
-        do {
-            claims = try TokenClaims(token: value)
-        } catch {
-            throw ParleyError(
-                .tokenUnavailable, "the token provider returned a token without usable claims: \(error.message)",
-                underlying: error)
-        }
-        guard claims.expiresAt > Date().timeIntervalSince1970 else {
-            throw ParleyError(
-                .tokenExpired, "the token provider returned a token that expired at \(Int(claims.expiresAt))")
-        }
-        token = (value, claims)
-        if identity != (claims.channelId, claims.userId) {
-            identity = (claims.channelId, claims.userId)
-            if lifecycle == .initialized {
-                try loadTranscript()
-                sentInitialMessages = !transcript.messages.isEmpty
-            }
-        }
-        return value
-    }
-
     private func attach(_ connection: TransportConnection, generation: Int, authToken: String?) async {
         guard generation == self.generation else {
             await connection.close(.normal, reason: nil)
@@ -137,6 +146,10 @@ extension ChatClient {
         self.connection = connection
         do {
             if let authToken { try await connection.send(StateFrame.auth(jwt: authToken).jsonString()) }
+            // Parley's extension: the server answers with a welcome before the pong (an Oracle server, which
+            // does not know it, ignores it) and replays what followed the last message received in order.
+            let resumeAfter = outbox.synced ? sequencer.lastSequence : nil
+            try await connection.send(ParleyHello(resumeAfter: resumeAfter).stateFrame.jsonString())
             // The `pong` confirms the socket works (and, after `auth`, that the token was accepted). It also makes
             // a server that refuses the socket after its first frame say why.
             try await connection.send(StateFrame.ping.jsonString())
@@ -149,12 +162,16 @@ extension ChatClient {
     private func opened(generation: Int) async {
         setStatus(.connected)
         refreshedExpiredToken = false
+        reconnectAttempt = 0
         startHeartbeat(generation: generation)
-        if !sentInitialMessages {
-            sentInitialMessages = true
-            // Before the caller of connect() goes on, so that nothing it sends overtakes them.
-            await sendInitialMessages()
+        outbox.requeueSent()
+        do {
+            try await queueOpening()
+        } catch {
+            emit(.error(error))
         }
+        // Before the caller of connect() goes on, so that nothing it sends overtakes what waited.
+        await pumpOutbox()
         opening?.resume()
         opening = nil
     }
@@ -176,15 +193,71 @@ extension ChatClient {
             if opening != nil { await opened(generation: generation) }
         case .state(let state) where state.type == .ping:
             try? await connection?.send(StateFrame.pong.jsonString())
+        case .state(let state) where state.type == .parley:
+            if let welcome = ParleyWelcome(state) {
+                capabilities = Set(welcome.capabilities)
+                serverMaxFrameSize = welcome.maxFrameSize
+                if !outbox.synced {
+                    // A conversation this client has no place in yet: it starts where the server is.
+                    sequencer = InboundSequencer(lastSequence: welcome.lastSequence)
+                    do {
+                        try outbox.setLastSequence(welcome.lastSequence)
+                    } catch {
+                        emit(.error(error))
+                    }
+                }
+            }
+        case .state(let state) where state.type == .ack:
+            if let ack = Acknowledgement(state) { await acknowledged(ack) }
         case .message(let message):
             if opening != nil, case .error(let error) = message.payload.content {
                 // A refusal: the close that follows carries the code; keep the server's words.
-                openingError = ParleyError(
-                    error.errorCode ?? .connectionFailed, error.errorMessage)
+                openingError = ParleyError(error.errorCode ?? .connectionFailed, error.errorMessage)
             }
-            await display(message)
+            await arrived(message)
         case .state, .suggestions, .unknown:
             break
+        }
+    }
+
+    /// A message from the server: in sequence order when it has a sequence number, once each.
+    private func arrived(_ message: SkillMessage) async {
+        guard capabilities.contains(.sequence), let sequence = message.sequence else {
+            // Without sequence numbers (an Oracle server, or an error about a frame): drop a repeated msgId.
+            if let id = message.msgId {
+                guard !recentMessageIds.contains(id) else { return }
+                recentMessageIds.append(id)
+                if recentMessageIds.count > 500 { recentMessageIds.removeFirst(100) }
+            }
+            return await display(message)
+        }
+        for ready in sequencer.accept(message, sequence: sequence) {
+            do {
+                try outbox.setLastSequence(ready.sequence ?? sequencer.lastSequence)
+            } catch {
+                emit(.error(error))
+            }
+            await display(ready)
+        }
+        if sequencer.hasGap { startGapTimer() } else { gapTask?.cancel() }
+    }
+
+    /// A message is missing: if it has not come after `sequenceGapTimeout`, ask the server to replay.
+    private func startGapTimer() {
+        guard gapTask == nil else { return }
+        let clock = self.clock
+        let timeout = configuration.sequenceGapTimeout
+        let generation = self.generation
+        gapTask = Task {
+            defer { self.gapTask = nil }
+            do {
+                try await clock.sleep(for: timeout)
+            } catch {
+                return
+            }
+            guard generation == self.generation, self.sequencer.hasGap, let connection = self.connection else { return }
+            let hello = ParleyHello(resumeAfter: self.sequencer.lastSequence)
+            try? await connection.send(hello.stateFrame.jsonString())
         }
     }
 
@@ -194,6 +267,8 @@ extension ChatClient {
         guard generation == self.generation else { return }
         connection = nil
         heartbeatTask?.cancel()
+        gapTask?.cancel()
+        outbox.requeueSent()
         let error = Self.error(for: ending, openingError: openingError, authenticated: token != nil)
         if let opening {
             self.opening = nil
@@ -235,8 +310,7 @@ extension ChatClient {
                 let message = reason[reason.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 return ParleyError(ParleyError.Code(rawValue: String(reason[..<colon])), message)
             }
-            return ParleyError(
-                .connectionFailed, "the server closed the socket with \(code.rawValue) \(close.reason ?? "")")
+            return ParleyError(.connectionFailed, "the server closed the socket with \(code.rawValue) \(close.reason ?? "")")
         }
     }
 
@@ -255,19 +329,26 @@ extension ChatClient {
         connectionTask = nil
         heartbeatTask?.cancel()
         heartbeatTask = nil
+        gapTask?.cancel()
+        outbox.requeueSent()
     }
 
     // MARK: Reconnecting
 
-    private func scheduleReconnect(attempt: Int, immediately: Bool) {
+    /// Waits the policy's (jittered) delay, then tries again. Not while the app is in the background or the
+    /// network is unreachable: the app's reports restart it.
+    func scheduleReconnect(attempt: Int, immediately: Bool) {
+        reconnectTask?.cancel()
         setStatus(.connecting)
+        guard !suspended, networkReachable else { return }
         let policy = configuration.reconnect
         if let maxAttempts = policy.maxAttempts, attempt > maxAttempts {
             wantsConnection = false
             emit(.error(ParleyError(.connectionFailed, "gave up reconnecting after \(maxAttempts) attempts")))
             return setStatus(.disconnected)
         }
-        let delay = immediately ? .zero : policy.delay(beforeAttempt: attempt)
+        reconnectAttempt = attempt
+        let delay = immediately ? .zero : policy.delay(beforeAttempt: attempt, using: &random)
         let clock = self.clock
         reconnectTask = Task {
             do {
@@ -280,11 +361,11 @@ extension ChatClient {
     }
 
     private func reconnect(attempt: Int) async {
-        guard wantsConnection, lifecycle == .initialized, connection == nil, opening == nil else { return }
+        guard wantsConnection, !suspended, lifecycle == .initialized, connection == nil, opening == nil else { return }
         do {
             try await open()
         } catch {
-            guard wantsConnection else { return }
+            guard wantsConnection, reconnectAttempt == attempt else { return }
             if Self.isFinal(error) {
                 if error.code == .tokenExpired, !refreshedExpiredToken, configuration.tokenProvider != nil {
                     refreshedExpiredToken = true

@@ -4,8 +4,12 @@ extension ChatClient {
     // MARK: Sending
 
     /// Sends a text message.
-    /// - Returns: The message as sent and kept in the transcript, or `nil` when ``Hooks/beforeSend`` dropped it.
-    /// - Throws: ``ParleyError/Code/notConnected`` when the socket is not open.
+    ///
+    /// Every message goes through the outbox: it is kept (on disk with `storageFolder`) until the server
+    /// acknowledges it, written again after a reconnect, and delivered in order, one at a time. Against a server
+    /// without Parley's extension it is written once, when a socket is open. Its ``ChatMessage/delivery`` and
+    /// ``ChatEvent/deliveryChanged(_:)`` follow it.
+    /// - Returns: The message as queued and kept in the transcript, or `nil` when ``Hooks/beforeSend`` dropped it.
     @discardableResult
     public func send(text: String) async throws(ParleyError) -> ChatMessage? {
         try await send(.text(text))
@@ -55,12 +59,16 @@ extension ChatClient {
         return try await send(MessagePayload(.formSubmission(submission)))
     }
 
-    /// Sends a profile update (`{"profile":{…}}`); the skill reads it as the user's profile.
+    /// Sends a profile update (`{"profile":{…}}`), through the outbox, after what was sent before it; the skill
+    /// reads it as the user's profile.
     public func updateProfile(_ profile: Profile) async throws(ParleyError) {
         try checkInitialized()
-        let update = ProfileUpdate(
+        var update = ProfileUpdate(
             profile: profile, userId: identity.userId, sdkMetadata: SDKMetadata(version: configuration.sdkVersion))
-        try await write(update.jsonString())
+        let id = Self.newMessageId()
+        update.clientMessageId = id
+        try outbox.add(OutboxItem(id: id, frame: update.jsonValue, transcriptId: nil))
+        await pumpOutbox()
     }
 
     /// Uploads a file, then sends it as an attachment message.
@@ -106,46 +114,103 @@ extension ChatClient {
             payload: payload, userId: identity.userId, sdkMetadata: SDKMetadata(version: configuration.sdkVersion))
     }
 
-    /// Runs ``Hooks/beforeSend``, writes the message, keeps and reports it when `record` is true.
+    /// Runs ``Hooks/beforeSend``, keeps and reports the message when `record` is true, and queues it.
     func send(_ message: UserMessage, record: Bool) async throws(ParleyError) -> ChatMessage? {
         var message = message
         if let hook = hooks.beforeSend {
             guard let changed = await hook(message) else { return nil }
             message = changed
         }
-        try await write(message.jsonString())
-        guard record else { return nil }
-        let entry = ChatMessage(envelope: .user(message))
-        self.record(entry)
-        emit(.messageSent(entry))
-        return entry
+        let id = Self.newMessageId()
+        message.clientMessageId = id
+        let entry = record ? ChatMessage(id: id, envelope: .user(message), delivery: .pending) : nil
+        try outbox.add(OutboxItem(id: id, frame: message.jsonValue, transcriptId: entry?.id))
+        if let entry {
+            self.record(entry)
+            emit(.messageSent(entry))
+        }
+        await pumpOutbox()
+        return entry.flatMap { transcript.message(id: $0.id) } ?? entry
     }
 
-    /// Writes a frame on the open socket.
-    func write(_ frame: String) async throws(ParleyError) {
-        guard status == .connected, let connection else {
-            throw ParleyError(.notConnected, "the client is \(status.rawValue); connect() first")
-        }
-        do {
-            try await connection.send(frame)
-        } catch {
-            throw ParleyError(.notConnected, "the socket closed while sending: \(error)", underlying: error)
+    /// Writes what waits in the outbox, in order. With acknowledgements: one frame at a time, the next after the
+    /// server acknowledged the previous (so a reordering network cannot change the order the skill sees).
+    /// Without: every frame once, then it leaves the outbox as `sent`.
+    func pumpOutbox() async {
+        guard !pumping else { return }
+        pumping = true
+        defer { pumping = false }
+        while status == .connected, let connection, let head = outbox.items.first {
+            let acknowledged = capabilities.contains(.acknowledgements)
+            if head.state == .sent {
+                guard !acknowledged else { return }  // waiting for its acknowledgement
+            }
+            if head.attempts >= configuration.maxSendAttempts {
+                await fail(head, ParleyError(.connectionFailed, "no acknowledgement after \(head.attempts) attempts"))
+                continue
+            }
+            var frame = head.frame
+            if !acknowledged, case .object(let object) = frame { frame = .object(object.removing("clientMessageId")) }
+            let text = frame.jsonString()
+            if let limit = serverMaxFrameSize, text.utf8.count > limit {
+                await fail(head, ParleyError(.frameTooLarge, "the message has \(text.utf8.count) bytes; the server takes \(limit)"))
+                continue
+            }
+            let generation = self.generation
+            do {
+                try await connection.send(text)
+            } catch {
+                return  // the socket closed: the frame is sent again after reconnecting
+            }
+            guard generation == self.generation else { return }
+            do {
+                if acknowledged {
+                    try outbox.markSent(head.id)
+                } else {
+                    try outbox.remove(head.id)
+                }
+            } catch {
+                emit(.error(error))
+            }
+            setDelivery(.sent, of: head)
         }
     }
 
-    /// The conversation's opening: `initUserProfile`, then `initUserHiddenMessage` (never shown or kept), so
-    /// that the skill's first answer can use the profile.
-    func sendInitialMessages() async {
+    /// The server's acknowledgement: the frame leaves the outbox, and the next one goes.
+    func acknowledged(_ ack: Acknowledgement) async {
+        guard let item = outbox.items.first(where: { $0.id == ack.clientMessageId }) else { return }  // a repeat
+        if let error = ack.error {
+            await fail(item, error)
+        } else {
+            do {
+                try outbox.remove(item.id)
+            } catch {
+                emit(.error(error))
+            }
+            setDelivery(.acknowledged, of: item)
+        }
+        await pumpOutbox()
+    }
+
+    /// A frame that will never be delivered: out of the outbox, marked failed, reported.
+    private func fail(_ item: OutboxItem, _ error: ParleyError) async {
         do {
-            if let profile = configuration.initUserProfile {
-                try await updateProfile(profile)
-            }
-            if let hidden = configuration.initUserHiddenMessage {
-                _ = try await send(userMessage(.text(hidden)), record: false)
-            }
+            try outbox.remove(item.id)
         } catch {
             emit(.error(error))
         }
+        setDelivery(.failed, of: item)
+        emit(.error(ParleyError(error.code, "a message was not delivered: \(error.message)", path: error.path)))
+    }
+
+    private func setDelivery(_ state: DeliveryState, of item: OutboxItem) {
+        guard let id = item.transcriptId else { return }
+        do {
+            try transcript.setDelivery(state, of: id)
+        } catch {
+            emit(.error(error))
+        }
+        if let message = transcript.message(id: id) { emit(.deliveryChanged(message)) }
     }
 
     // MARK: Receiving

@@ -58,27 +58,54 @@ public actor ChatClient {
     var pongs = 0
     /// Whether the app wants a connection (so that a drop is followed by reconnecting).
     var wantsConnection = false
-    /// Whether this conversation's `initUserProfile` and `initUserHiddenMessage` went out.
-    var sentInitialMessages = false
     /// The token in hand and its claims.
     var token: (value: String, claims: TokenClaims)?
+    /// The provider call in flight: concurrent needs for a token share it.
+    var tokenFetch: Task<String, any Error>?
+    var tokenRefreshTask: Task<Void, Never>?
     /// Whether an expired token was already replaced once in this run of failures.
     var refreshedExpiredToken = false
+    /// Whether the app is in the background (no connection, no reconnecting).
+    var suspended = false
+    /// Whether the network is reachable, as the app last reported.
+    var networkReachable = true
+    var random: RandomSource
+
+    // Delivery state (see Reliability/).
+    /// What waits to be delivered, and the place in the conversation.
+    var outbox = Outbox()
+    /// Puts sequenced messages in order.
+    var sequencer = InboundSequencer(lastSequence: 0)
+    /// What the server offered on the current connection (empty for a server without Parley's extension).
+    var capabilities: Set<Capability> = []
+    /// The server's frame limit, if it said.
+    var serverMaxFrameSize: Int?
+    var gapTask: Task<Void, Never>?
+    /// `msgId`s of recent messages without sequence numbers, to drop repeats.
+    var recentMessageIds: [String] = []
+    var pumping = false
+    /// The reconnection attempt in progress; 0 when connected.
+    var reconnectAttempt = 0
 
     /// A client. It does nothing until ``initialize()``.
     /// - Parameters:
     ///   - configuration: Server, channel, user and feature flags.
     ///   - transport: How to reach the server; default ``WebSocketTransport``.
-    ///   - clock: The clock for heartbeats and reconnect delays (inject a test clock to run them without waiting).
+    ///   - clock: The clock for heartbeats, reconnect delays and token refreshes (inject a test clock, such as
+    ///     ParleyTesting's `VirtualClock`, to run them without waiting).
+    ///   - random: The random source of the reconnect jitter (inject a seeded one for repeatable tests).
     ///   - urlSession: The session for attachment uploads.
     ///   - hooks: ``Hooks`` that see, change or drop messages.
     public init(
         configuration: Configuration, transport: (any ChatTransport)? = nil,
-        clock: any Clock<Duration> = ContinuousClock(), urlSession: URLSession = .shared, hooks: Hooks = Hooks()
+        clock: any Clock<Duration> = ContinuousClock(),
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(), urlSession: URLSession = .shared,
+        hooks: Hooks = Hooks()
     ) {
         self.configuration = configuration
         self.transport = transport ?? WebSocketTransport(maxFrameSize: configuration.maxFrameSize)
         self.clock = clock
+        self.random = RandomSource(base: random)
         self.uploader = AttachmentUploader(session: urlSession)
         self.hooks = hooks
         self.identity = (configuration.channelId, configuration.userId)
@@ -91,9 +118,9 @@ public actor ChatClient {
     ///   then initialized but disconnected; call ``connect()`` to try again).
     public func initialize() async throws(ParleyError) {
         if lifecycle != .initialized {
-            try loadTranscript()
+            if configuration.tokenProvider != nil { _ = try await currentToken() }  // the user comes from it
+            try loadConversation()
             lifecycle = .initialized
-            sentInitialMessages = !transcript.messages.isEmpty
             emit(.initialized)
         }
         try await connect()
@@ -114,6 +141,7 @@ public actor ChatClient {
     public func destroy() async {
         guard lifecycle != .destroyed else { return }
         await disconnect()
+        tokenRefreshTask?.cancel()
         lifecycle = .destroyed
         emit(.destroyed)
     }
@@ -190,12 +218,47 @@ public actor ChatClient {
         emit(.transcriptCleared)
     }
 
-    func loadTranscript() throws(ParleyError) {
-        if let folder = configuration.transcriptFolder {
+    /// Loads the transcript and the outbox of the current channel and user, and queues the conversation's
+    /// opening (`initUserProfile`, then `initUserHiddenMessage`) when the conversation has no history.
+    func loadConversation() throws(ParleyError) {
+        if let folder = configuration.storageFolder {
             transcript = try TranscriptStore(folder: folder, channelId: identity.channelId, userId: identity.userId)
+            outbox = try Outbox(folder: folder, channelId: identity.channelId, userId: identity.userId)
         } else {
             transcript = TranscriptStore()
+            outbox = Outbox()
         }
+        sequencer = InboundSequencer(lastSequence: outbox.lastSequence)
+        recentMessageIds = []
+    }
+
+    /// Queues the conversation's opening ahead of everything else, once per conversation that has no history:
+    /// `initUserProfile`, then `initUserHiddenMessage` (through ``Hooks/beforeSend``, never shown or kept).
+    func queueOpening() async throws(ParleyError) {
+        guard !outbox.started, transcript.messages.isEmpty else { return }
+        var opening: [OutboxItem] = []
+        if let profile = configuration.initUserProfile {
+            var update = ProfileUpdate(
+                profile: profile, userId: identity.userId, sdkMetadata: SDKMetadata(version: configuration.sdkVersion))
+            let id = Self.newMessageId()
+            update.clientMessageId = id
+            opening.append(OutboxItem(id: id, frame: update.jsonValue, transcriptId: nil))
+        }
+        if let hidden = configuration.initUserHiddenMessage {
+            var message: UserMessage? = userMessage(.text(hidden))
+            if let hook = hooks.beforeSend, let original = message { message = await hook(original) }
+            if var message {
+                let id = Self.newMessageId()
+                message.clientMessageId = id
+                opening.append(OutboxItem(id: id, frame: message.jsonValue, transcriptId: nil))
+            }
+        }
+        try outbox.addAtFront(opening)
+        try outbox.markStarted()
+    }
+
+    static func newMessageId() -> String {
+        UUID().uuidString.lowercased()
     }
 
     /// Keeps a message; a storage failure is reported, not thrown (the message itself went through).
@@ -205,5 +268,14 @@ public actor ChatClient {
         } catch {
             emit(.error(error))
         }
+    }
+}
+
+/// An injected random source as a concrete generator.
+struct RandomSource: RandomNumberGenerator, Sendable {
+    var base: any RandomNumberGenerator & Sendable
+
+    mutating func next() -> UInt64 {
+        base.next()
     }
 }

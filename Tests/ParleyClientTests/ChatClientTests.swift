@@ -36,10 +36,12 @@ struct ChatClientTests {
 
             await client.disconnect()
             try await events.status(.disconnected)
-            await expectFailure(.notConnected) { try await client.send(text: "while disconnected") }
+            let queued = try #require(try await client.send(text: "while disconnected"))
+            #expect(queued.delivery == .pending, "kept in the outbox")
 
             try await client.connect()
             try await events.status(.connected)
+            #expect(try await events.received().payload.text == "while disconnected", "delivered on connecting")
             try await client.send(text: "back")
             #expect(try await events.received().payload.text == "back")
 
@@ -67,7 +69,18 @@ struct ChatClientTests {
             let reported = try await events.next("sent") {
                 if case .messageSent(let message) = $0 { message } else { nil }
             }
-            #expect(reported == returned)
+            #expect(reported.id == returned?.id)
+            #expect(reported.delivery == .pending)
+            var states: [DeliveryState] = []
+            while states.last != .acknowledged {
+                let changed = try await events.next("delivery") {
+                    if case .deliveryChanged(let message) = $0 { message } else { nil }
+                }
+                #expect(changed.id == reported.id)
+                states.append(try #require(changed.delivery))
+            }
+            #expect(states == [.sent, .acknowledged])
+            #expect(await client.messages().first { $0.id == reported.id }?.delivery == .acknowledged)
 
             // A destroyed client comes back with another configuration: the demo skill, which ends sessions.
             await client.destroy()

@@ -12,7 +12,7 @@ struct ConnectionTests {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-restart-\(UUID())")
         var configuration = ChatClient.Configuration(
             url: URL(string: "http://127.0.0.1:\(port)")!, channelId: "echo", userId: "eve")
-        configuration.reconnect = .init(delays: [.milliseconds(50)])
+        configuration.reconnect = .init(initialDelay: .milliseconds(50), jitter: false)
         let client = ChatClient(configuration: configuration)
         var events = EventReader(await client.events())
         try await InProcessServer.run(channels: [Self.echo], dataDirectory: data, configure: { $0.port = port }) { _ in
@@ -36,7 +36,7 @@ struct ConnectionTests {
             var configuration = ChatClient.Configuration(url: server.url, channelId: "echo", userId: "fay")
             configuration.heartbeatInterval = .milliseconds(50)
             configuration.pongTimeout = .milliseconds(100)
-            configuration.reconnect = .init(delays: [.milliseconds(20)])
+            configuration.reconnect = .init(initialDelay: .milliseconds(20), jitter: false)
             let client = ChatClient(configuration: configuration, transport: saboteur.transport)
             var events = EventReader(await client.events())
             try await client.initialize()
@@ -58,7 +58,7 @@ struct ConnectionTests {
         try await InProcessServer.run(channels: [Self.echo]) { server in
             let saboteur = Saboteur()
             var configuration = ChatClient.Configuration(url: server.url, channelId: "echo", userId: "gus")
-            configuration.reconnect = .init(delays: [.milliseconds(20)])
+            configuration.reconnect = .init(initialDelay: .milliseconds(20), jitter: false)
             let client = ChatClient(configuration: configuration, transport: saboteur.transport)
             var events = EventReader(await client.events())
             try await client.initialize()
@@ -76,7 +76,7 @@ struct ConnectionTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-transcript-\(UUID())")
         try await InProcessServer.run(channels: [Self.echo]) { server in
             var configuration = ChatClient.Configuration(url: server.url, channelId: "echo", userId: "hal")
-            configuration.transcriptFolder = folder
+            configuration.storageFolder = folder
             configuration.initUserHiddenMessage = "hidden hello"
 
             let first = ChatClient(configuration: configuration)

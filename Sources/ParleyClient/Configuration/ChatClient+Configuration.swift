@@ -40,8 +40,17 @@ extension ChatClient {
         public var reconnect: ReconnectPolicy = ReconnectPolicy()
         /// The largest frame the client accepts from the server. Default 4 MiB.
         public var maxFrameSize: Int = 4 << 20
-        /// A folder where the transcript is kept between launches; `nil` keeps it in memory only.
-        public var transcriptFolder: URL?
+        /// A folder where the transcript, the outbox and the place in the conversation are kept between launches;
+        /// `nil` keeps them in memory only.
+        public var storageFolder: URL?
+        /// How long before a token expires the client fetches a new one and presents it on the open socket.
+        /// Default 60 s.
+        public var tokenRefreshMargin: Duration = .seconds(60)
+        /// How many times a message is written to a socket without an acknowledgement before it is marked failed.
+        /// Default 10.
+        public var maxSendAttempts = 10
+        /// How long the client waits for a missing sequence number before it asks the server to replay. Default 1 s.
+        public var sequenceGapTimeout: Duration = .seconds(1)
 
         // MARK: Feature flags (Oracle iOS SDK names and defaults)
 
@@ -185,29 +194,49 @@ extension ChatClient {
         case header
     }
 
-    /// How the client reconnects after an open connection drops: the delays between attempts, the last one
-    /// repeated. Issue 5 adds jitter and network-change hooks.
+    /// How the client reconnects after an open connection drops: exponential back-off with full jitter. Before
+    /// attempt *n* the client waits a random time between zero and `min(maximumDelay, initialDelay × 2ⁿ⁻¹)`
+    /// (with `jitter` off, exactly that bound), so that many clients dropped at once do not come back at once.
     public struct ReconnectPolicy: Sendable, Hashable {
-        /// The wait before each attempt; the last is repeated. Default 1, 2, 4, 8, 16, 30 seconds.
-        public var delays: [Duration]
+        /// The bound before the first attempt. Default 1 s.
+        public var initialDelay: Duration
+        /// The largest bound. Default 30 s.
+        public var maximumDelay: Duration
+        /// Whether the wait is random below the bound (full jitter). Default `true`.
+        public var jitter: Bool
         /// How many attempts in a row before the client gives up; `nil` never gives up. Default `nil`.
         public var maxAttempts: Int?
 
         /// A policy; the defaults suit a phone that loses its network for a while.
         public init(
-            delays: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16), .seconds(30)],
+            initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), jitter: Bool = true,
             maxAttempts: Int? = nil
         ) {
-            self.delays = delays.isEmpty ? [.seconds(1)] : delays
+            self.initialDelay = initialDelay
+            self.maximumDelay = max(maximumDelay, initialDelay)
+            self.jitter = jitter
             self.maxAttempts = maxAttempts
         }
 
         /// Never reconnect.
-        public static let never = ReconnectPolicy(delays: [.zero], maxAttempts: 0)
+        public static let never = ReconnectPolicy(initialDelay: .zero, maxAttempts: 0)
 
-        /// The wait before attempt `attempt` (1-based).
-        public func delay(beforeAttempt attempt: Int) -> Duration {
-            delays[min(max(attempt - 1, 0), delays.count - 1)]
+        /// The bound before attempt `attempt` (1-based).
+        public func bound(beforeAttempt attempt: Int) -> Duration {
+            var bound = initialDelay
+            for _ in 1..<max(attempt, 1) {
+                bound *= 2
+                if bound >= maximumDelay { return maximumDelay }
+            }
+            return min(bound, maximumDelay)
+        }
+
+        /// The wait before attempt `attempt` (1-based), drawn from `random` when `jitter` is on.
+        public func delay(beforeAttempt attempt: Int, using random: inout some RandomNumberGenerator) -> Duration {
+            let bound = bound(beforeAttempt: attempt)
+            guard jitter, bound > .zero else { return bound }
+            let nanoseconds = bound.components.seconds * 1_000_000_000 + bound.components.attoseconds / 1_000_000_000
+            return .nanoseconds(Int64.random(in: 0...nanoseconds, using: &random))
         }
     }
 }

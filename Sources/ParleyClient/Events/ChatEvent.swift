@@ -11,8 +11,11 @@ public enum ChatEvent: Sendable {
     /// The skill or an agent sent a message, after ``ChatClient/Hooks/beforeDisplay`` (a message the hook
     /// dropped is not reported).
     case messageReceived(ChatMessage)
-    /// The user's message went out, after ``ChatClient/Hooks/beforeSend``. The hidden init message is not reported.
+    /// The user's message was queued for sending, after ``ChatClient/Hooks/beforeSend`` (its delivery is
+    /// `pending`). The hidden init message is not reported.
     case messageSent(ChatMessage)
+    /// A message the user sent moved on its way: `sent`, `acknowledged` by the server, or `failed`.
+    case deliveryChanged(ChatMessage)
     /// A file was uploaded; the attachment message follows as ``messageSent(_:)``.
     case attachmentUploaded(Attachment)
     /// ``ChatClient/initialize()`` finished.

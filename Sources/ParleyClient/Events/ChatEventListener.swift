@@ -43,7 +43,7 @@ extension ChatEventListener {
         case .languageChanged(let language): await onChatLanguageChange(newLanguage: language)
         case .chatEnded: await chatEnd()
         case .error(let error): await onError(error: error)
-        case .messageSent, .transcriptCleared: break
+        case .messageSent, .deliveryChanged, .transcriptCleared: break
         }
     }
 }

@@ -28,12 +28,16 @@ public struct ChatMessage: Sendable, Hashable, Identifiable, JSONConvertible {
     public var date: Date
     /// The message as sent or received.
     public var envelope: Envelope
+    /// For a message the user sent: where it is on its way to the server.
+    public var delivery: DeliveryState?
 
     /// An entry.
-    public init(id: String = UUID().uuidString, date: Date = Date(), envelope: Envelope) {
+    public init(id: String = UUID().uuidString, date: Date = Date(), envelope: Envelope, delivery: DeliveryState? = nil)
+    {
         self.id = id
         self.date = date
         self.envelope = envelope
+        self.delivery = delivery
     }
 
     /// Who sent it.
@@ -64,7 +68,8 @@ public struct ChatMessage: Sendable, Hashable, Identifiable, JSONConvertible {
         }
     }
 
-    /// `{"id":…,"date":<seconds since 1970>,"user"|"skill":{envelope}}`: the form a transcript folder keeps.
+    /// `{"id":…,"date":<seconds since 1970>,"user"|"skill":{envelope},"delivery"?:…}`: the form a storage
+    /// folder keeps.
     public init(json: JSONValue) throws(ParleyError) {
         var reader = try FieldReader(json)
         id = try reader.required("id")
@@ -74,6 +79,7 @@ public struct ChatMessage: Sendable, Hashable, Identifiable, JSONConvertible {
         } else {
             envelope = .skill(try reader.required("skill"))
         }
+        delivery = (try reader.optional("delivery") as String?).flatMap(DeliveryState.init(rawValue:))
     }
 
     public var jsonValue: JSONValue {
@@ -82,6 +88,7 @@ public struct ChatMessage: Sendable, Hashable, Identifiable, JSONConvertible {
         case .user(let message): object["user"] = message.jsonValue
         case .skill(let message): object["skill"] = message.jsonValue
         }
+        if let delivery { object["delivery"] = .string(delivery.rawValue) }
         return .object(object)
     }
 }

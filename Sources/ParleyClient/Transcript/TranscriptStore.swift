@@ -1,7 +1,8 @@
 public import Foundation
 
 /// The messages of one conversation, in order, kept in memory and — when given a folder — in a JSON Lines
-/// file (`transcript-<channel>-<user>.jsonl`, one ``ChatMessage`` per line) so that they survive a relaunch.
+/// file (`transcript-<channel>-<user>.jsonl`, one ``ChatMessage`` per line, and `{"id":…,"delivery":…}` lines
+/// for later changes of a user message's ``DeliveryState``) so that they survive a relaunch.
 ///
 /// A ``ChatClient`` owns one per channel and user; apps read it through ``ChatClient/messages()``.
 public struct TranscriptStore: Sendable {
@@ -19,14 +20,23 @@ public struct TranscriptStore: Sendable {
     /// skipped, so that one bad line never loses the rest.
     /// - Throws: ``ParleyError/Code/transcriptStorage`` when the folder cannot be created or the file read.
     public init(folder: URL, channelId: String, userId: String) throws(ParleyError) {
-        let name = "transcript-\(Self.safe(channelId))-\(Self.safe(userId)).jsonl"
+        let name = "transcript-\(safeFileName(channelId))-\(safeFileName(userId)).jsonl"
         let file = folder.appendingPathComponent(name)
         self.file = file
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             guard FileManager.default.fileExists(atPath: file.path) else { return }
-            let data = try Data(contentsOf: file)
-            messages = data.split(separator: UInt8(ascii: "\n")).compactMap { try? ChatMessage(decoding: $0) }
+            for line in try Data(contentsOf: file).split(separator: UInt8(ascii: "\n")) {
+                guard let record = try? JSONValue(parsing: line) else { continue }
+                if let message = try? ChatMessage(json: record) {
+                    messages.append(message)
+                } else if let id = record["id"]?.stringValue,
+                    let state = record["delivery"]?.stringValue.flatMap(DeliveryState.init(rawValue:)),
+                    let index = messages.lastIndex(where: { $0.id == id })
+                {
+                    messages[index].delivery = state
+                }
+            }
         } catch {
             throw ParleyError(
                 .transcriptStorage, "cannot read the transcript \(file.path): \(error)", underlying: error)
@@ -37,19 +47,20 @@ public struct TranscriptStore: Sendable {
     public mutating func append(_ message: ChatMessage) throws(ParleyError) {
         messages.append(message)
         guard let file else { return }
-        var line = message.jsonBytes()
-        line.append(UInt8(ascii: "\n"))
-        do {
-            if !FileManager.default.fileExists(atPath: file.path) {
-                _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-            }
-            let handle = try FileHandle(forWritingTo: file)
-            defer { try? handle.close() }
-            try handle.seekToEnd()
-            try handle.write(contentsOf: line)
-        } catch {
-            throw ParleyError(.transcriptStorage, "cannot append to \(file.path): \(error)", underlying: error)
-        }
+        try appendLine(message.jsonBytes(), to: file)
+    }
+
+    /// Records a new delivery state of a user message.
+    public mutating func setDelivery(_ state: DeliveryState, of id: String) throws(ParleyError) {
+        guard let index = messages.lastIndex(where: { $0.id == id }), messages[index].delivery != state else { return }
+        messages[index].delivery = state
+        guard let file else { return }
+        try appendLine(JSONValue.object(["id": .string(id), "delivery": .string(state.rawValue)]).jsonBytes(), to: file)
+    }
+
+    /// The message with this id.
+    public func message(id: String) -> ChatMessage? {
+        messages.last { $0.id == id }
     }
 
     /// Removes every message (and the file's contents).
@@ -61,10 +72,5 @@ public struct TranscriptStore: Sendable {
         } catch {
             throw ParleyError(.transcriptStorage, "cannot clear \(file.path): \(error)", underlying: error)
         }
-    }
-
-    /// A file-name-safe form of an id.
-    private static func safe(_ id: String) -> String {
-        String(id.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
     }
 }

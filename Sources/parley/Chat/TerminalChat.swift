@@ -75,7 +75,7 @@ actor TerminalChat {
             if interactive { Self.say("[chat ended]") }
         case .error(let error):
             Self.error("\(error.code): \(error.message)")
-        case .initialized, .destroyed, .languageChanged, .messageSent, .transcriptCleared:
+        case .initialized, .destroyed, .languageChanged, .messageSent, .deliveryChanged, .transcriptCleared:
             break
         }
     }
