@@ -37,7 +37,7 @@ extension ChatClient {
         token = nil
         tokenRefreshTask?.cancel()
         if configuration.tokenProvider != nil { _ = try await currentToken() }
-        try loadConversation()
+        try await loadConversation()
         try await connect()
     }
 
@@ -165,11 +165,6 @@ extension ChatClient {
         reconnectAttempt = 0
         startHeartbeat(generation: generation)
         outbox.requeueSent()
-        do {
-            try await queueOpening()
-        } catch {
-            emit(.error(error))
-        }
         // Before the caller of connect() goes on, so that nothing it sends overtakes what waited.
         await pumpOutbox()
         opening?.resume()
@@ -310,7 +305,8 @@ extension ChatClient {
                 let message = reason[reason.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 return ParleyError(ParleyError.Code(rawValue: String(reason[..<colon])), message)
             }
-            return ParleyError(.connectionFailed, "the server closed the socket with \(code.rawValue) \(close.reason ?? "")")
+            return ParleyError(
+                .connectionFailed, "the server closed the socket with \(code.rawValue) \(close.reason ?? "")")
         }
     }
 

@@ -153,7 +153,9 @@ extension ChatClient {
             if !acknowledged, case .object(let object) = frame { frame = .object(object.removing("clientMessageId")) }
             let text = frame.jsonString()
             if let limit = serverMaxFrameSize, text.utf8.count > limit {
-                await fail(head, ParleyError(.frameTooLarge, "the message has \(text.utf8.count) bytes; the server takes \(limit)"))
+                await fail(
+                    head,
+                    ParleyError(.frameTooLarge, "the message has \(text.utf8.count) bytes; the server takes \(limit)"))
                 continue
             }
             let generation = self.generation

@@ -42,7 +42,8 @@ extension ChatClient {
         }
         let now = Date().timeIntervalSince1970
         guard claims.expiresAt > now else {
-            throw ParleyError(.tokenExpired, "the token provider returned a token that expired at \(Int(claims.expiresAt))")
+            throw ParleyError(
+                .tokenExpired, "the token provider returned a token that expired at \(Int(claims.expiresAt))")
         }
         if token?.value != value {
             token = (value, claims)
@@ -50,7 +51,7 @@ extension ChatClient {
         }
         if identity != (claims.channelId, claims.userId) {
             identity = (claims.channelId, claims.userId)
-            if lifecycle == .initialized { try loadConversation() }
+            if lifecycle == .initialized { try await loadConversation() }
         }
         return value
     }

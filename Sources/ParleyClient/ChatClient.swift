@@ -119,7 +119,7 @@ public actor ChatClient {
     public func initialize() async throws(ParleyError) {
         if lifecycle != .initialized {
             if configuration.tokenProvider != nil { _ = try await currentToken() }  // the user comes from it
-            try loadConversation()
+            try await loadConversation()
             lifecycle = .initialized
             emit(.initialized)
         }
@@ -220,7 +220,7 @@ public actor ChatClient {
 
     /// Loads the transcript and the outbox of the current channel and user, and queues the conversation's
     /// opening (`initUserProfile`, then `initUserHiddenMessage`) when the conversation has no history.
-    func loadConversation() throws(ParleyError) {
+    func loadConversation() async throws(ParleyError) {
         if let folder = configuration.storageFolder {
             transcript = try TranscriptStore(folder: folder, channelId: identity.channelId, userId: identity.userId)
             outbox = try Outbox(folder: folder, channelId: identity.channelId, userId: identity.userId)
@@ -230,10 +230,12 @@ public actor ChatClient {
         }
         sequencer = InboundSequencer(lastSequence: outbox.lastSequence)
         recentMessageIds = []
+        try await queueOpening()
     }
 
     /// Queues the conversation's opening ahead of everything else, once per conversation that has no history:
-    /// `initUserProfile`, then `initUserHiddenMessage` (through ``Hooks/beforeSend``, never shown or kept).
+    /// `initUserProfile`, then `initUserHiddenMessage` (through ``Hooks/beforeSend`` as set at that moment, never
+    /// shown or kept).
     func queueOpening() async throws(ParleyError) {
         guard !outbox.started, transcript.messages.isEmpty else { return }
         var opening: [OutboxItem] = []

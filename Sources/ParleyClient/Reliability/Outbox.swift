@@ -45,7 +45,8 @@ struct OutboxItem: Sendable, Hashable {
     init?(json: JSONValue) {
         guard let id = json["id"]?.stringValue, let frame = json["frame"] else { return nil }
         self.init(
-            id: id, frame: frame, attempts: json["attempts"]?.intValue ?? 0, transcriptId: json["transcriptId"]?.stringValue)
+            id: id, frame: frame, attempts: json["attempts"]?.intValue ?? 0,
+            transcriptId: json["transcriptId"]?.stringValue)
     }
 }
 

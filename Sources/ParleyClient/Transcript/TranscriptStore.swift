@@ -55,7 +55,8 @@ public struct TranscriptStore: Sendable {
         guard let index = messages.lastIndex(where: { $0.id == id }), messages[index].delivery != state else { return }
         messages[index].delivery = state
         guard let file else { return }
-        try appendLine(JSONValue.object(["id": .string(id), "delivery": .string(state.rawValue)]).jsonBytes(), to: file)
+        try appendLine(
+            JSONValue.object(["id": .string(id), "delivery": .string(state.rawValue)]).jsonBytes(), to: file)
     }
 
     /// The message with this id.

@@ -175,7 +175,8 @@ struct ChatSocket {
             await reject(error, key, outbound)
             // A message Parley's client will resend until it hears about it: tell it, so it stops.
             if let id = json?["clientMessageId"]?.stringValue {
-                try await outbound.write(.text(Acknowledgement(clientMessageId: id, error: error).stateFrame.jsonString()))
+                try await outbound.write(
+                    .text(Acknowledgement(clientMessageId: id, error: error).stateFrame.jsonString()))
             }
             return
         }
