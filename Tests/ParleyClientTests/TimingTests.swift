@@ -132,19 +132,21 @@ struct TimingTests {
 
         var sent = frames.makeAsyncIterator()
         var auths: [String] = []
-        func nextAuth() async -> String? {
-            while let text = await sent.next() {
-                if let frame = try? StateFrame(decoding: text), frame.type == .auth { return frame.token }
+        while auths.isEmpty, let text = await sent.next() {
+            if let frame = try? StateFrame(decoding: text), frame.type == .auth, let token = frame.token {
+                auths.append(token)
             }
-            return nil
         }
-        auths.append(try #require(await nextAuth()))
         // The token lives 120 s; 60 s before it expires the client fetches the next and presents it.
         await Self.eventually("the refresh is scheduled") { clock.nextDeadline != nil }
         let refreshAt = try #require(clock.nextDeadline)
         #expect(refreshAt.offset > .seconds(59) && refreshAt.offset <= .seconds(61))
         await clock.advance(to: refreshAt)
-        auths.append(try #require(await nextAuth()))
+        while auths.count < 2, let text = await sent.next() {
+            if let frame = try? StateFrame(decoding: text), frame.type == .auth, let token = frame.token {
+                auths.append(token)
+            }
+        }
         #expect(await calls.value == 2)
         #expect(auths[0] != auths[1])
         #expect(await client.status == .connected, "the same socket")

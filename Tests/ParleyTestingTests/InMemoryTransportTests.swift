@@ -136,6 +136,8 @@ struct InMemoryTransportTests {
         let connection = try #require(await connections.next())
         #expect(connection.url == Self.url)
         var inbound = connection.inbound.makeAsyncIterator()
+        let hello = try StateFrame(decoding: try #require(await inbound.next()))
+        #expect(hello.type == .parley, "Parley's extension is offered first; a server may ignore it")
         let ping = try StateFrame(decoding: try #require(await inbound.next()))
         #expect(ping.type == .ping)
         #expect(await client.status == .connecting)  // initialize() waits for the pong
@@ -169,6 +171,7 @@ struct InMemoryTransportTests {
         var connections = server.connections.makeAsyncIterator()
         let first = try #require(await connections.next())
         var inbound = first.inbound.makeAsyncIterator()
+        #expect(try StateFrame(decoding: try #require(await inbound.next())).type == .parley)
         #expect(try StateFrame(decoding: try #require(await inbound.next())).type == .ping)
         await first.send(#"{"state":{"type":"pong"}}"#)
         try await initializing.value
@@ -189,6 +192,7 @@ struct InMemoryTransportTests {
         #expect(await inbound.next() == nil)
         let second = try #require(await connections.next())
         var secondInbound = second.inbound.makeAsyncIterator()
+        #expect(try StateFrame(decoding: try #require(await secondInbound.next())).type == .parley)
         #expect(try StateFrame(decoding: try #require(await secondInbound.next())).type == .ping)
         await client.destroy()
     }
