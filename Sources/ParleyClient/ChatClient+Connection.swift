@@ -108,10 +108,22 @@ extension ChatClient {
         generation += 1
         let generation = self.generation
         openingError = nil
+        awaitingWelcome = false
         capabilities = []
         serverMaxFrameSize = nil
         let transport = self.transport
         let authFrame = configuration.tokenPresentation == .authFrame ? token : nil
+        let clock = self.clock
+        let timeout = configuration.connectionTimeout
+        let timer = Task {
+            do {
+                try await clock.sleep(for: timeout)
+            } catch {
+                return
+            }
+            self.openingTimedOut(generation: generation, after: timeout)
+        }
+        defer { timer.cancel() }
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 opening = continuation
@@ -136,6 +148,14 @@ extension ChatClient {
         } catch {
             throw ParleyError(.connectionFailed, "\(error)", underlying: error)
         }
+    }
+
+    /// The server did not answer the handshake in time: the attempt is abandoned.
+    private func openingTimedOut(generation: Int, after timeout: Duration) {
+        guard generation == self.generation, let opening else { return }
+        self.opening = nil
+        abandonConnection()
+        opening.resume(throwing: ParleyError(.connectionFailed, "the server did not answer within \(timeout)"))
     }
 
     private func attach(_ connection: TransportConnection, generation: Int, authToken: String?) async {
@@ -185,22 +205,31 @@ extension ChatClient {
         switch frame {
         case .state(let state) where state.type == .pong:
             pongs += 1
-            if opening != nil { await opened(generation: generation) }
+            // A server that spoke Parley's extension in this conversation before answers the hello before the
+            // pong; if the pong overtook the welcome, wait for it rather than fall back to the base protocol.
+            if opening != nil, capabilities.isEmpty, outbox.synced, !awaitingWelcome {
+                awaitingWelcome = true
+            } else if opening != nil, !awaitingWelcome {
+                await opened(generation: generation)
+            }
         case .state(let state) where state.type == .ping:
             try? await connection?.send(StateFrame.pong.jsonString())
         case .state(let state) where state.type == .parley:
-            if let welcome = ParleyWelcome(state) {
-                capabilities = Set(welcome.capabilities)
-                serverMaxFrameSize = welcome.maxFrameSize
-                if !outbox.synced {
-                    // A conversation this client has no place in yet: it starts where the server is.
-                    sequencer = InboundSequencer(lastSequence: welcome.lastSequence)
-                    do {
-                        try outbox.setLastSequence(welcome.lastSequence)
-                    } catch {
-                        emit(.error(error))
-                    }
+            guard let welcome = ParleyWelcome(state) else { break }
+            capabilities = Set(welcome.capabilities)
+            serverMaxFrameSize = welcome.maxFrameSize
+            if !outbox.synced {
+                // A conversation this client has no place in yet: it starts where the server is.
+                sequencer = InboundSequencer(lastSequence: welcome.lastSequence)
+                do {
+                    try outbox.setLastSequence(welcome.lastSequence)
+                } catch {
+                    emit(.error(error))
                 }
+            }
+            if awaitingWelcome, opening != nil {
+                awaitingWelcome = false
+                await opened(generation: generation)
             }
         case .state(let state) where state.type == .ack:
             if let ack = Acknowledgement(state) { await acknowledged(ack) }

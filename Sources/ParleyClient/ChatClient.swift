@@ -84,6 +84,8 @@ public actor ChatClient {
     /// `msgId`s of recent messages without sequence numbers, to drop repeats.
     var recentMessageIds: [String] = []
     var pumping = false
+    /// The handshake's `pong` came before the welcome a Parley server sends first (a reordering network).
+    var awaitingWelcome = false
     /// The reconnection attempt in progress; 0 when connected.
     var reconnectAttempt = 0
 

@@ -47,19 +47,22 @@ public struct InProcessServer: Sendable {
             portContinuation.yield(port)
         }
         let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            let result: Swift.Result<Result, any Error>
-            do {
-                result = .success(try await body(InProcessServer(port: port, dataDirectory: directory)))
-            } catch {
-                result = .failure(error)
-            }
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return try result.get()
+        // The server runs beside `body`, not in a task group around it: calling a non-Sendable closure with a
+        // generic result from inside a task group's body crashes this toolchain (Swift 6.3, Linux).
+        let running = Task { try await services.run() }
+        var portIterator = ports.makeAsyncIterator()
+        guard let port = await portIterator.next() else {
+            running.cancel()
+            throw CancellationError()
         }
+        let result: Swift.Result<Result, any Error>
+        do {
+            result = .success(try await body(InProcessServer(port: port, dataDirectory: directory)))
+        } catch {
+            result = .failure(error)
+        }
+        await services.triggerGracefulShutdown()
+        try await running.value
+        return try result.get()
     }
 }

@@ -8,7 +8,8 @@ struct TimingTests {
     /// Plays the server side of a connection: answers the handshake `ping` (and, if `answerPings`, every later
     /// one), and reports every frame the client sent.
     static func play(
-        _ connection: InMemoryServerConnection, answerPings: Bool = true, frames: AsyncStream<String>.Continuation? = nil
+        _ connection: InMemoryServerConnection, answerPings: Bool = true,
+        frames: AsyncStream<String>.Continuation? = nil
     ) -> Task<Void, Never> {
         Task {
             var answered = 0
@@ -116,7 +117,8 @@ struct TimingTests {
         var configuration = ChatClient.Configuration(url: Self.url) {
             await calls.increment()
             return ChannelToken.mint(
-                channelId: "c", userId: "u", secret: "s", lifetime: 120, now: Date().addingTimeInterval(Double(await calls.value)))
+                channelId: "c", userId: "u", secret: "s", lifetime: 120,
+                now: Date().addingTimeInterval(Double(await calls.value)))
         }
         configuration.heartbeatInterval = .seconds(3600)
         let client = ChatClient(configuration: configuration, transport: transport, clock: clock)

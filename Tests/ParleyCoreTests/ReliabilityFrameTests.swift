@@ -22,10 +22,12 @@ struct ReliabilityFrameTests {
         #expect(read.stateFrame == welcome)
         #expect(ParleyWelcome(hello) == nil, "a client's hello has no capabilities")
 
-        let ack = try StateFrame(decoding: #"{"state":{"type":"ack","clientMessageId":"m1","sequence":42,"duplicate":true}}"#)
+        let ack = try StateFrame(
+            decoding: #"{"state":{"type":"ack","clientMessageId":"m1","sequence":42,"duplicate":true}}"#)
         #expect(Acknowledgement(ack) == Acknowledgement(clientMessageId: "m1", sequence: 42, duplicate: true))
         #expect(Acknowledgement(ack)?.stateFrame == ack)
-        let refusal = Acknowledgement(clientMessageId: "m2", error: ParleyError(.missingField, "missing required field \"text\""))
+        let refusal = Acknowledgement(
+            clientMessageId: "m2", error: ParleyError(.missingField, "missing required field \"text\""))
         #expect(Acknowledgement(refusal.stateFrame)?.error?.code == .missingField)
         #expect(Acknowledgement(refusal.stateFrame)?.sequence == nil)
     }
@@ -33,12 +35,15 @@ struct ReliabilityFrameTests {
     @Test func idsAndSequenceNumbersLiveOnTheEnvelopes() throws {
         var user = UserMessage(payload: .text("hi"), userId: "ann")
         user.clientMessageId = "m1"
-        #expect(user.jsonString() == #"{"messagePayload":{"type":"text","text":"hi"},"userId":"ann","clientMessageId":"m1"}"#)
+        #expect(
+            user.jsonString()
+                == #"{"messagePayload":{"type":"text","text":"hi"},"userId":"ann","clientMessageId":"m1"}"#)
         #expect(try UserMessage(decoding: user.jsonString()).clientMessageId == "m1")
         user.clientMessageId = nil
         #expect(user.extra.isEmpty)
 
-        var skill = try SkillMessage(decoding: #"{"messagePayload":{"type":"text","text":"yo"},"source":"BOT","sequence":7}"#)
+        var skill = try SkillMessage(
+            decoding: #"{"messagePayload":{"type":"text","text":"yo"},"source":"BOT","sequence":7}"#)
         #expect(skill.sequence == 7)
         skill.sequence = 8
         #expect(skill.jsonString() == #"{"messagePayload":{"type":"text","text":"yo"},"source":"BOT","sequence":8}"#)

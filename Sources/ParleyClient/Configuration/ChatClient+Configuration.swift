@@ -36,6 +36,9 @@ extension ChatClient {
         public var heartbeatInterval: Duration = .seconds(30)
         /// How long the client waits for the `pong` before it treats the socket as dead. Default 10 s.
         public var pongTimeout: Duration = .seconds(10)
+        /// How long opening a connection may take, from the socket to the server's answer to the handshake;
+        /// an attempt that takes longer is abandoned (and, when reconnecting, tried again). Default 15 s.
+        public var connectionTimeout: Duration = .seconds(15)
         /// How the client reconnects after a connection that was open drops.
         public var reconnect: ReconnectPolicy = ReconnectPolicy()
         /// The largest frame the client accepts from the server. Default 4 MiB.
