@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Builds the Parley chat server: the chat socket, attachment upload and download.
 ///
@@ -48,6 +49,7 @@ public func buildApplication(
         router: router,
         server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parley"),
+        services: [ChatHub.Finisher(hub: hub)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )

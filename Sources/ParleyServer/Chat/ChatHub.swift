@@ -1,5 +1,6 @@
 public import Foundation
 import HummingbirdWebSocket
+import ServiceLifecycle
 public import Logging
 
 /// Routes what users send to their channel's skill, stores both sides, and sends every reply to
@@ -66,6 +67,24 @@ public actor ChatHub {
             for key in try await store.conversationsWithPendingInputs() { requestDrain(key) }
         } catch {
             logger.error("cannot look for pending inputs: \(error)")
+        }
+    }
+
+    /// Waits until the inputs being answered are answered (and stored), for a graceful stop: a server that is
+    /// restarted gracefully never makes a skill answer an input twice.
+    public func finishAnswering() async {
+        while let drainer = drainers.values.first {
+            await drainer.value
+        }
+    }
+
+    /// On graceful shutdown, lets the hub finish what it is answering.
+    struct Finisher: Service {
+        let hub: ChatHub
+
+        func run() async throws {
+            try? await gracefulShutdown()
+            await hub.finishAnswering()
         }
     }
 
