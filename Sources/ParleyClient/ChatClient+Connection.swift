@@ -68,8 +68,8 @@ extension ChatClient {
         scheduleReconnect(attempt: 1, immediately: true)
     }
 
-    /// The network changed, as the app's path monitor reports it. Unreachable: the client stops trying until
-    /// it is reachable again. Reachable (again, or another network): a socket opened on the old path is likely
+    /// The network changed, as the app's path monitor reports it. Unreachable: the client stops trying to
+    /// reconnect until it is reachable again (an open socket is left to the heartbeat). Reachable (again, or another network): a socket opened on the old path is likely
     /// dead without knowing it, so the client replaces it at once instead of waiting for the heartbeat.
     public func networkReachabilityChanged(isReachable: Bool) async {
         networkReachable = isReachable
@@ -78,9 +78,9 @@ extension ChatClient {
             await closeConnection(reason: "the network changed")
             scheduleReconnect(attempt: 1, immediately: true)
         } else {
+            // An open socket may survive a brief loss; the heartbeat finds out if it does not.
             reconnectTask?.cancel()
             reconnectTask = nil
-            setStatus(.connecting)
         }
     }
 

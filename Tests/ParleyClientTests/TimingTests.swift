@@ -183,4 +183,56 @@ struct TimingTests {
         await client.destroy()
         player.cancel()
     }
+
+    @Test func theAppsBackgroundForegroundAndNetworkReportsDriveTheConnection() async throws {
+        let clock = VirtualClock()
+        let (transport, server) = InMemoryTransport.pair()
+        var configuration = ChatClient.Configuration(url: Self.url, channelId: "c", userId: "u")
+        configuration.heartbeatInterval = .seconds(3600)
+        let client = ChatClient(configuration: configuration, transport: transport, clock: clock)
+        var events = EventReader(await client.events())
+        var connections = server.connections.makeAsyncIterator()
+        async let initialized: Void = client.initialize()
+        let first = try #require(await connections.next())
+        var players = [Self.play(first)]
+        try await initialized
+        try await events.status(.connected)
+
+        await client.applicationDidEnterBackground()
+        try await events.status(.disconnected)
+        await Self.eventually("the socket closed") { first.isClosed }
+        let queued = try #require(try await client.send(text: "from the background"))
+        #expect(queued.delivery == .pending)
+        await clock.advance(by: .seconds(600))
+        #expect(clock.sleeperCount == 0, "no reconnecting in the background")
+
+        await client.applicationWillEnterForeground()
+        let second = try #require(await connections.next(), "at once, without waiting")
+        let (frames, log) = AsyncStream.makeStream(of: String.self)
+        players.append(Self.play(second, frames: log))
+        try await events.status(.connected)
+        var sent = frames.makeAsyncIterator()
+        var delivered = false
+        while !delivered, let text = await sent.next() { delivered = text.contains("from the background") }
+        #expect(delivered, "what waited went out")
+
+        await client.networkReachabilityChanged(isReachable: false)
+        await client.networkReachabilityChanged(isReachable: true)  // another network: the old socket is suspect
+        await Self.eventually("the old socket closed") { second.isClosed }
+        let third = try #require(await connections.next())
+        players.append(Self.play(third))
+        try await events.status(.connected)
+
+        await client.networkReachabilityChanged(isReachable: false)
+        await third.close(.goingAway, reason: "lost")
+        try await events.status(.connecting)
+        await clock.advance(by: .seconds(600))
+        #expect(clock.sleeperCount == 0, "no attempts while unreachable")
+        await client.networkReachabilityChanged(isReachable: true)
+        let fourth = try #require(await connections.next())
+        players.append(Self.play(fourth))
+        try await events.status(.connected)
+        await client.destroy()
+        players.forEach { $0.cancel() }
+    }
 }

@@ -1,7 +1,7 @@
 public import Foundation
 import HummingbirdWebSocket
-import ServiceLifecycle
 public import Logging
+import ServiceLifecycle
 
 /// Routes what users send to their channel's skill, stores both sides, and sends every reply to
 /// all of the user's open sockets.
