@@ -2,9 +2,14 @@ import ParleyTesting
 import Testing
 
 /// Sleeps on a clock and writes down who woke, in the order the wakers run. The sleeps run on this actor, so woken
-/// tasks run in the order the clock resumed them.
+/// tasks run in the order the clock resumed them, once every sleeper has finished suspending (see ``settle()``).
 private actor WakeLog {
     private(set) var woken: [String] = []
+
+    /// Returns when no sleeper holds the actor any more. A sleeper counts as sleeping as soon as it registers with
+    /// the clock, a moment before it lets go of the actor; one resumed in that moment would go on at once, ahead
+    /// of sleepers resumed before it.
+    func settle() {}
 
     func sleep(_ name: String, until offset: Duration, on clock: VirtualClock) async throws {
         try await clock.sleep(until: .init(offset: offset), tolerance: nil)
@@ -44,6 +49,7 @@ struct VirtualClockTests {
         await clock.waitForSleepers(3)
         let d = Task { try await log.sleep("d", until: .seconds(20), on: clock) }
         await clock.waitForSleepers(4)
+        await log.settle()
         #expect(clock.nextDeadline == .init(offset: .seconds(10)))
 
         await clock.advance(by: .seconds(9))
@@ -77,6 +83,7 @@ struct VirtualClockTests {
             tasks.append(Task { try await log.sleep("\(seconds)", until: .seconds(seconds), on: clock) })
             await clock.waitForSleepers(index + 1)
         }
+        await log.settle()
         await clock.advance(by: .seconds(60))
         for task in tasks { try await task.value }
         #expect(await log.woken == ["10", "20", "30", "40", "50"])
