@@ -128,6 +128,7 @@ let package = Package(
             name: "ParleyTestingTests",
             dependencies: [
                 "ParleyTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

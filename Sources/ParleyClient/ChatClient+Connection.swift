@@ -89,8 +89,9 @@ extension ChatClient {
         reconnectTask?.cancel()
         reconnectTask = nil
         let connection = self.connection
+        generation += 1  // its callbacks are ignored from now on
+        await connection?.close(.normal, reason: reason)  // the close frame goes out before the task is cancelled
         abandonConnection()
-        await connection?.close(.normal, reason: reason)
         opening?.resume(throwing: ParleyError(.connectionFailed, "closed while connecting: \(reason)"))
         opening = nil
     }
@@ -247,6 +248,9 @@ extension ChatClient {
     /// A message from the server: in sequence order when it has a sequence number, once each.
     private func arrived(_ message: SkillMessage) async {
         guard capabilities.contains(.sequence), let sequence = message.sequence else {
+            // Sent before this socket's welcome by a server this conversation knows speaks Parley's extension:
+            // it comes again, numbered, in the replay that follows the welcome.
+            if capabilities.isEmpty, outbox.synced, message.payload.type != .error { return }
             // Without sequence numbers (an Oracle server, or an error about a frame): drop a repeated msgId.
             if let id = message.msgId {
                 guard !recentMessageIds.contains(id) else { return }

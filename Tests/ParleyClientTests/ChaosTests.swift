@@ -1,0 +1,115 @@
+import Foundation
+import ParleyTesting
+import Testing
+
+/// What the user and the skill see when everything goes wrong at once: 1,000 messages through a proxy that drops
+/// connections, goes silent (zombie sockets), duplicates and reorders frames, while the server is killed and
+/// restarted five times.
+@Suite("Chaos", .serialized, .timeLimit(.minutes(10)))
+struct ChaosTests {
+    /// The replies the client surfaced so far, and waiting for a number of them.
+    actor Progress {
+        private(set) var replies: [String] = []
+        private var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
+
+        func add(_ reply: String) {
+            replies.append(reply)
+            let ready = waiters.filter { $0.0 <= replies.count }
+            waiters.removeAll { $0.0 <= replies.count }
+            for (_, waiter) in ready { waiter.resume() }
+        }
+
+        func wait(for count: Int) async {
+            guard replies.count < count else { return }
+            await withCheckedContinuation { waiters.append((count, $0)) }
+        }
+    }
+
+    @Test func aThousandMessagesArriveOnceAndInOrderThroughEveryFault() async throws {
+        let total = 1000
+        let restartsAt = [170, 340, 510, 680, 850]
+        let zombiesAt = [90, 430, 770]
+        let port = try freePort()
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-chaos-\(UUID())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-chaos-client-\(UUID())")
+
+        try await RecordingBot.run { bot, webhook in
+            let channel = ChannelConfiguration(id: "chaos", skill: .webhook(webhook))
+            let proxy = try await FaultProxy.start(
+                upstreamPort: port,
+                faults: .init(seed: 2026, duplicate: 0.05, reorder: 0.05, dropConnectionAfterFrames: 150...500))
+            var configuration = ChatClient.Configuration(url: proxy.url, channelId: "chaos", userId: "tester")
+            configuration.storageFolder = folder
+            configuration.heartbeatInterval = .milliseconds(250)
+            configuration.pongTimeout = .milliseconds(400)
+            configuration.connectionTimeout = .seconds(1)
+            configuration.sequenceGapTimeout = .milliseconds(200)
+            configuration.maxSendAttempts = 10_000
+            configuration.reconnect = .init(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(200))
+            let client = ChatClient(configuration: configuration, random: SeededRandomNumberGenerator(seed: 7))
+            let progress = Progress()
+            let events = await client.events()
+            let collector = Task {
+                for await event in events {
+                    if case .messageReceived(let message) = event, let text = message.payload.text {
+                        await progress.add(text)
+                    }
+                }
+            }
+            let zombies = Task {
+                for at in zombiesAt {
+                    await progress.wait(for: at)
+                    await proxy.setBlackHole(true)  // the sockets stay open, but nothing gets through
+                    try? await Task.sleep(for: .milliseconds(700))
+                    await proxy.setBlackHole(false)
+                }
+            }
+
+            for round in 0...restartsAt.count {
+                try await InProcessServer.run(channels: [channel], dataDirectory: data, configure: { $0.port = port }) {
+                    _ in
+                    if round == 0 {
+                        try await client.initialize()
+                        for index in 1...total { try await client.send(text: Self.text(index)) }
+                    }
+                    await progress.wait(for: round < restartsAt.count ? restartsAt[round] : total)
+                    if round < restartsAt.count {
+                        await proxy.dropAllConnections()  // killed: the sockets die without a close frame
+                    }
+                }
+            }
+            await zombies.value
+
+            let sent = (1...total).map(Self.text)
+            let skillSaw = await bot.requests.compactMap { $0["messagePayload"]?["text"]?.stringValue }
+            let surfaced = await progress.replies
+            let expected = sent.map { "echo: \($0)" }
+            let delivered = Set(surfaced).intersection(expected).count
+            let lost = expected.count - delivered
+            let duplicated = surfaced.count - Set(surfaced).count
+            let reordered = zip(surfaced, surfaced.dropFirst()).filter { $0 > $1 }.count
+            print(
+                "chaos: sent \(total), delivered \(delivered), lost \(lost), duplicated \(duplicated), reordered \(reordered)"
+            )
+
+            #expect(skillSaw == sent, "the skill got each message once, in order")
+            #expect(surfaced == expected, "the client surfaced each reply once, in order")
+            #expect(lost == 0 && duplicated == 0 && reordered == 0)
+            let stats = await proxy.stats
+            print("chaos proxy: \(stats)")
+            #expect(stats.duplicated > 0, "duplicates were injected")
+            #expect(stats.reordered > 0, "frames were reordered")
+            #expect(stats.droppedConnections > 0, "connections were dropped")
+            let unacknowledged = await client.messages().filter { $0.sender == .user && $0.delivery != .acknowledged }
+            #expect(unacknowledged.isEmpty)
+
+            collector.cancel()
+            await client.destroy()
+            await proxy.stop()
+        }
+    }
+
+    static func text(_ index: Int) -> String {
+        "m" + String(repeating: "0", count: 4 - String(index).count) + String(index)
+    }
+}
