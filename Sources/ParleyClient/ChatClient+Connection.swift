@@ -304,17 +304,21 @@ extension ChatClient {
             return
         }
         guard wantsConnection else { return setStatus(.disconnected) }
-        if let error, Self.isFinal(error) {
-            if error.code == .tokenExpired, !refreshedExpiredToken, configuration.tokenProvider != nil {
-                refreshedExpiredToken = true
-                token = nil
-                return scheduleReconnect(attempt: 1, immediately: true)
-            }
-            wantsConnection = false
-            emit(.error(error))
-            return setStatus(.disconnected)
-        }
+        if let error, Self.isFinal(error) { return stopAfter(error, orRetryAttempt: 1) }
         scheduleReconnect(attempt: 1, immediately: false)
+    }
+
+    /// After a final error: one more attempt with a new token when the token expired (once in a row); otherwise
+    /// the error is reported once and the client stays disconnected.
+    private func stopAfter(_ error: ParleyError, orRetryAttempt attempt: Int) {
+        if error.code == .tokenExpired, !refreshedExpiredToken, configuration.tokenProvider != nil {
+            refreshedExpiredToken = true
+            token = nil
+            return scheduleReconnect(attempt: attempt, immediately: true)
+        }
+        wantsConnection = false
+        emit(.error(error))
+        setStatus(.disconnected)
     }
 
     /// What went wrong, from how the connection ended; `nil` for a normal close.
@@ -395,16 +399,7 @@ extension ChatClient {
             try await open()
         } catch {
             guard wantsConnection, reconnectAttempt == attempt else { return }
-            if Self.isFinal(error) {
-                if error.code == .tokenExpired, !refreshedExpiredToken, configuration.tokenProvider != nil {
-                    refreshedExpiredToken = true
-                    token = nil
-                    return scheduleReconnect(attempt: attempt + 1, immediately: true)
-                }
-                wantsConnection = false
-                emit(.error(error))
-                return setStatus(.disconnected)
-            }
+            if Self.isFinal(error) { return stopAfter(error, orRetryAttempt: attempt + 1) }
             scheduleReconnect(attempt: attempt + 1, immediately: false)
         }
     }

@@ -3,7 +3,7 @@ extension ParleyError.Code {
     public static let clientDestroyed: Self = "client.destroyed"
     /// The client has not been initialized yet.
     public static let clientNotInitialized: Self = "client.notInitialized"
-    /// A message was sent while the client is not connected.
+    /// A frame was written to a connection that is closed (transports report it; the client's outbox sends again).
     public static let notConnected: Self = "client.notConnected"
     /// The connection could not be opened or was lost; the message says why.
     public static let connectionFailed: Self = "client.connectionFailed"
