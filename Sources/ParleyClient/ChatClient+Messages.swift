@@ -108,6 +108,65 @@ extension ChatClient {
         return try await send(.attachment(attachment))
     }
 
+    /// Ends the conversation (Oracle's `endChat()`, the close button of `enableEndConversation`): asks the
+    /// listener's `beforeEndConversation`, sends `closeSession` (waiting at most `connectionTimeout` for it to be
+    /// delivered), disconnects, erases the local history (transcript and outbox), and reports
+    /// ``ChatEvent/transcriptCleared`` and ``ChatEvent/chatEnded``. The next ``connect()`` starts a new
+    /// conversation, with its opening messages.
+    /// - Throws: ``ParleyError/Code/featureDisabled`` when `enableEndConversation` is off;
+    ///   ``ParleyError/Code/endConversationCancelled`` when `beforeEndConversation` reports an error.
+    public func endChat() async throws(ParleyError) {
+        try checkInitialized()
+        guard configuration.enableEndConversation else {
+            throw ParleyError(.featureDisabled, "ending the conversation is switched off (enableEndConversation)")
+        }
+        if let listener, await listener.beforeEndConversation() == .error {
+            throw ParleyError(.endConversationCancelled, "beforeEndConversation reported an error")
+        }
+        if status == .connected {
+            var close = userMessage(.closeSession)
+            let id = Self.newMessageId()
+            close.clientMessageId = id
+            try outbox.add(OutboxItem(id: id, frame: close.jsonValue, transcriptId: nil))
+            endingTurn = true
+            await pumpOutbox()
+            // The skill's goodbye belongs to the conversation being erased: wait for it (its end of turn, or
+            // `sessionClosed`) so that it does not turn up in the next one.
+            await waitForDelivery(of: id, within: configuration.connectionTimeout)
+            await waitForDelivery(of: Self.endOfTurnWaiter, within: configuration.connectionTimeout)
+            endingTurn = false
+        }
+        await disconnect()
+        resetConversationState()
+        try transcript.clear()
+        try outbox.reset()
+        sequencer = InboundSequencer(lastSequence: 0)
+        try await queueOpening()
+        emit(.transcriptCleared)
+        emit(.chatEnded)
+    }
+
+    /// The waiter key of the skill's answer to `closeSession`.
+    static let endOfTurnWaiter = "end of turn"
+
+    /// Waits until an outbox item is delivered (or failed) — or, for ``endOfTurnWaiter``, the skill's turn ended —
+    /// at most `timeout`.
+    private func waitForDelivery(of id: String, within timeout: Duration) async {
+        guard id == Self.endOfTurnWaiter ? endingTurn : outbox.items.contains(where: { $0.id == id }) else { return }
+        let clock = self.clock
+        let timer = Task {
+            try? await clock.sleep(for: timeout)
+            self.delivered(id)
+        }
+        await withCheckedContinuation { deliveryWaiters[id] = $0 }
+        timer.cancel()
+    }
+
+    /// An outbox item reached a final state: whoever waits for it goes on.
+    func delivered(_ id: String) {
+        deliveryWaiters.removeValue(forKey: id)?.resume()
+    }
+
     /// The envelope of a user message on this connection.
     func userMessage(_ payload: MessagePayload) -> UserMessage {
         UserMessage(
@@ -126,8 +185,10 @@ extension ChatClient {
         let entry = record ? ChatMessage(id: id, envelope: .user(message), delivery: .pending) : nil
         try outbox.add(OutboxItem(id: id, frame: message.jsonValue, transcriptId: entry?.id))
         if let entry {
+            let first = !transcript.messages.contains { $0.sender == .user }
             self.record(entry)
             emit(.messageSent(entry))
+            waitForReply(firstOfConversation: first)
         }
         await pumpOutbox()
         return entry.flatMap { transcript.message(id: $0.id) } ?? entry
@@ -170,6 +231,7 @@ extension ChatClient {
                     try outbox.markSent(head.id)
                 } else {
                     try outbox.remove(head.id)
+                    delivered(head.id)
                 }
             } catch {
                 emit(.error(error))
@@ -191,6 +253,7 @@ extension ChatClient {
             }
             setDelivery(.acknowledged, of: item)
         }
+        delivered(item.id)
         await pumpOutbox()
     }
 
@@ -202,6 +265,7 @@ extension ChatClient {
             emit(.error(error))
         }
         setDelivery(.failed, of: item)
+        delivered(item.id)
         emit(.error(ParleyError(error.code, "a message was not delivered: \(error.message)", path: error.path)))
     }
 
@@ -218,12 +282,23 @@ extension ChatClient {
     // MARK: Receiving
 
     /// A message from the skill or an agent: ``Hooks/beforeDisplay``, then kept (unless it is a typing
-    /// indicator) and reported. `sessionClosed` also reports ``ChatEvent/chatEnded``.
+    /// indicator) and reported. A `textStream` piece, a message with `replaceMessage` or one with `appendMessage`
+    /// changes an earlier entry in place (``ChatEvent/messageUpdated(_:)``). `sessionClosed` also reports
+    /// ``ChatEvent/chatEnded``.
     func display(_ message: SkillMessage) async {
+        otherSideSent(message)
         var message = message
         if let hook = hooks.beforeDisplay {
             guard let changed = await hook(message) else { return }
             message = changed
+        }
+        if let updated = updateInPlace(with: message) {
+            do {
+                try transcript.replace(updated)
+            } catch {
+                emit(.error(error))
+            }
+            return emit(.messageUpdated(updated))
         }
         let entry = ChatMessage(id: message.msgId ?? UUID().uuidString, envelope: .skill(message))
         switch message.payload.content {
@@ -233,6 +308,54 @@ extension ChatClient {
             record(entry)
         }
         emit(.messageReceived(entry))
-        if case .sessionClosed = message.payload.content { emit(.chatEnded) }
+        if endingTurn, message.endOfTurn == true || message.payload.type == .sessionClosed {
+            endingTurn = false
+            delivered(Self.endOfTurnWaiter)
+        }
+        if case .sessionClosed = message.payload.content {
+            resetConversationState()
+            emit(.chatEnded)
+        }
+    }
+
+    /// The earlier entry `message` changes, changed; `nil` when it is a new entry.
+    ///
+    /// - `textStream`: `start` opens an entry; `running` adds its text to the entry of the same `streamId`; `end`
+    ///   sets the whole text (its `aggregateText`, or its `text`).
+    /// - `replaceMessage`: replaces the latest skill message of the same payload type (an edit form replacing
+    ///   the form it answers), or else the latest skill message.
+    /// - `appendMessage` on a text: adds the text, on a new line, to the latest skill message if it is a text.
+    private func updateInPlace(with message: SkillMessage) -> ChatMessage? {
+        let skillEntries = transcript.messages.lazy.reversed().filter { $0.sender != .user }
+        if case .textStream(let piece) = message.payload.content, piece.streamState != .start {
+            guard
+                var entry = skillEntries.first(where: {
+                    if case .textStream(let open) = $0.payload.content { open.streamId == piece.streamId } else { false }
+                }), case .textStream(var stream) = entry.payload.content
+            else { return nil }
+            if piece.streamState == .end {
+                stream = MessagePayload.TextStream(
+                    text: piece.aggregateText ?? piece.text, streamState: .end, streamId: piece.streamId)
+            } else {
+                stream.text += piece.text
+                stream.streamState = piece.streamState
+            }
+            entry.payload.content = .textStream(stream)
+            return entry
+        }
+        if message.payload.channelExtensions?.replaceMessage == true,
+            let previous = skillEntries.first(where: { $0.payload.type == message.payload.type })
+                ?? skillEntries.first
+        {
+            return ChatMessage(id: previous.id, date: previous.date, envelope: .skill(message))
+        }
+        if message.payload.channelExtensions?.appendMessage == true, case .text(let addition) = message.payload.content,
+            var previous = skillEntries.first, case .text(var text) = previous.payload.content
+        {
+            text.text += "\n" + addition.text
+            previous.payload.content = .text(text)
+            return previous
+        }
+        return nil
     }
 }

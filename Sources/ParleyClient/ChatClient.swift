@@ -84,6 +84,28 @@ public actor ChatClient {
     /// `msgId`s of recent messages without sequence numbers, to drop repeats.
     var recentMessageIds: [String] = []
     var pumping = false
+    /// Callers waiting for an outbox item to be delivered, by its id.
+    var deliveryWaiters: [String: CheckedContinuation<Void, Never>] = [:]
+    /// Whether ``endChat()`` waits for the skill's answer to `closeSession`.
+    var endingTurn = false
+    /// The chat language; `nil` lets the skill detect it (see Conversation/ChatClient+Language.swift).
+    var language: String?
+    // Typing, waiting for replies and the live agent (see Conversation/ChatClient+Typing.swift).
+    var typing: TypingIndicator?
+    var typingTimer: Task<Void, Never>?
+    /// Counts the waits for a reply; a default response belongs to the wait it was planned in.
+    var replyWait = 0
+    var defaultResponseTask: Task<Void, Never>?
+    /// Whether a live agent has the conversation: the latest message from the other side came from an agent.
+    var agentActive = false
+    /// The agent as the server last described them.
+    var agentFromServer: AgentSession?
+    /// What the app set with ``setAgentDetails(_:)``.
+    var agentOverride: AgentSession?
+    /// The user's latest draft while typing to an agent; `nil` when not typing.
+    var typingDraft: String?
+    /// Holds `RESPONDING` notices back for `typingStatusInterval`.
+    var typingThrottle: Task<Void, Never>?
     /// The handshake's `pong` came before the welcome a Parley server sends first (a reordering network).
     var awaitingWelcome = false
     /// The reconnection attempt in progress; 0 when connected.
@@ -143,6 +165,7 @@ public actor ChatClient {
     public func destroy() async {
         guard lifecycle != .destroyed else { return }
         await disconnect()
+        resetConversationState()
         tokenRefreshTask?.cancel()
         lifecycle = .destroyed
         emit(.destroyed)
@@ -232,16 +255,22 @@ public actor ChatClient {
         }
         sequencer = InboundSequencer(lastSequence: outbox.lastSequence)
         recentMessageIds = []
+        loadLanguage()
         try await queueOpening()
     }
 
     /// Queues the conversation's opening ahead of everything else, once per conversation that has no history:
-    /// `initUserProfile`, then `initUserHiddenMessage` (through ``Hooks/beforeSend`` as set at that moment, never
-    /// shown or kept).
+    /// `initUserProfile` (with the chosen ``chatLanguage`` as its `languageTag`), then `initUserHiddenMessage`
+    /// (through ``Hooks/beforeSend`` as set at that moment, never shown or kept).
     func queueOpening() async throws(ParleyError) {
         guard !outbox.started, transcript.messages.isEmpty else { return }
         var opening: [OutboxItem] = []
-        if let profile = configuration.initUserProfile {
+        var initialProfile = configuration.initUserProfile
+        if let language {
+            initialProfile = initialProfile ?? Profile()
+            initialProfile?.languageTag = language
+        }
+        if let profile = initialProfile {
             var update = ProfileUpdate(
                 profile: profile, userId: identity.userId, sdkMetadata: SDKMetadata(version: configuration.sdkVersion))
             let id = Self.newMessageId()

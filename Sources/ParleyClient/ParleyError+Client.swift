@@ -23,6 +23,10 @@ extension ParleyError.Code {
     public static let uploadFailed: Self = "attachment.uploadFailed"
     /// The action cannot be sent as a message (only postback actions can).
     public static let unsupportedAction: Self = "client.unsupportedAction"
+    /// The app's `beforeEndConversation` reported an error, so the conversation was not ended.
+    public static let endConversationCancelled: Self = "client.endConversationCancelled"
+    /// A form has values that do not pass the client-side checks (``FormDraft/problems``); nothing was sent.
+    public static let formInvalid: Self = "client.formInvalid"
     /// Reading or writing the transcript folder failed.
     public static let transcriptStorage: Self = "client.transcriptStorage"
 }

@@ -111,6 +111,9 @@ extension ChatClient {
         public var defaultGreetingTimeout: Duration = .seconds(5)
         /// How often the client repeats its default wait message. Default 5 s (Oracle Web SDK).
         public var defaultWaitMessageInterval: Duration = .seconds(5)
+        /// The texts of the default responses (`odais_default_greeting_message`, `odais_default_wait_message`,
+        /// `odais_default_sorry_message`). Default: Oracle's English strings.
+        public var defaultResponseStrings = DefaultResponseStrings()
         /// Whether the user may end the conversation (``ChatEvent/chatEnded``). Default `true` (Oracle Web SDK).
         public var enableEndConversation = true
         /// Whether the user's typing is sent to a live agent. Default `false`.

@@ -71,3 +71,24 @@ public struct SupportedLanguage: Sendable, Hashable {
         self.label = label
     }
 }
+
+/// What the client says for a slow skill with `enableDefaultClientResponse`, under Oracle's string names.
+public struct DefaultResponseStrings: Sendable, Hashable {
+    /// `odais_default_greeting_message`: after `defaultGreetingTimeout` without an answer to the first message.
+    public var greeting: String
+    /// `odais_default_wait_message`: every `defaultWaitMessageInterval` while the skill has not answered.
+    public var wait: String
+    /// `odais_default_sorry_message`: when `typingStatusTimeout` passed without an answer.
+    public var sorry: String
+
+    /// The strings; the defaults are Oracle's English ones.
+    public init(
+        greeting: String = "Hey, Nice to meet you! Allow me a moment to get back to you.",
+        wait: String = "I'm still working on your request. Thank you for your patience!",
+        sorry: String = "I'm sorry. I can't get you the right content. Please try again."
+    ) {
+        self.greeting = greeting
+        self.wait = wait
+        self.sorry = sorry
+    }
+}

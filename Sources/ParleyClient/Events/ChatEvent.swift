@@ -11,6 +11,9 @@ public enum ChatEvent: Sendable {
     /// The skill or an agent sent a message, after ``ChatClient/Hooks/beforeDisplay`` (a message the hook
     /// dropped is not reported).
     case messageReceived(ChatMessage)
+    /// A message already reported changed in place: a streamed text grew or ended, a message with
+    /// `replaceMessage` replaced it, or one with `appendMessage` added its text. Same ``ChatMessage/id``.
+    case messageUpdated(ChatMessage)
     /// The user's message was queued for sending, after ``ChatClient/Hooks/beforeSend`` (its delivery is
     /// `pending`). The hidden init message is not reported.
     case messageSent(ChatMessage)
@@ -24,6 +27,12 @@ public enum ChatEvent: Sendable {
     case destroyed
     /// The chat language changed; `nil` means the skill detects it.
     case languageChanged(String?)
+    /// The typing indicator changed: the skill is responding (after the user sent something), a live agent is
+    /// typing, or nobody (`nil`). A shown indicator hides by itself after `typingStatusTimeout`.
+    case typingChanged(TypingIndicator?)
+    /// A live agent took the conversation, or their details changed (``ChatClient/agentDetails``), or the
+    /// conversation went back to the skill (`nil`).
+    case agentChanged(AgentSession?)
     /// The conversation ended: the server sent `sessionClosed`.
     case chatEnded
     /// The transcript was emptied.

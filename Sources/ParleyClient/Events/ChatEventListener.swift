@@ -16,6 +16,9 @@ public protocol ChatEventListener: AnyObject, Sendable {
     func onDestroy() async
     /// The chat language changed; `nil` means the skill detects it.
     func onChatLanguageChange(newLanguage: String?) async
+    /// The user is ending the conversation (``ChatClient/endChat()``): clean up, then say whether it worked;
+    /// ``EndConversationStatus/error`` keeps the conversation going.
+    func beforeEndConversation() async -> EndConversationStatus
     /// The conversation ended.
     func chatEnd() async
     /// Something failed that no call returned (see ``ChatEvent/error(_:)``).
@@ -29,6 +32,7 @@ extension ChatEventListener {
     public func onInitialize() async {}
     public func onDestroy() async {}
     public func onChatLanguageChange(newLanguage: String?) async {}
+    public func beforeEndConversation() async -> EndConversationStatus { .success }
     public func chatEnd() async {}
     public func onError(error: ParleyError) async {}
 
@@ -43,7 +47,15 @@ extension ChatEventListener {
         case .languageChanged(let language): await onChatLanguageChange(newLanguage: language)
         case .chatEnded: await chatEnd()
         case .error(let error): await onError(error: error)
-        case .messageSent, .deliveryChanged, .transcriptCleared: break
+        case .messageSent, .deliveryChanged, .messageUpdated, .transcriptCleared, .typingChanged, .agentChanged: break
         }
     }
+}
+
+/// What the app's cleanup before ending a conversation came to (Oracle's `EndConversationStatus`).
+public enum EndConversationStatus: Sendable, Hashable {
+    /// Cleaned up: end the conversation.
+    case success
+    /// The cleanup failed: keep the conversation.
+    case error
 }

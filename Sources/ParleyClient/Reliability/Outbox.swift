@@ -128,6 +128,16 @@ struct Outbox: Sendable {
         try log(["add": item.jsonValue])
     }
 
+    /// Forgets everything: the conversation ended, and the next one starts fresh (its opening is queued again,
+    /// and it starts where the server is).
+    mutating func reset() throws(ParleyError) {
+        items = []
+        lastSequence = 0
+        synced = false
+        started = false
+        try compact()
+    }
+
     /// Queues frames ahead of everything else, in the order given.
     mutating func addAtFront(_ new: [OutboxItem]) throws(ParleyError) {
         items.insert(contentsOf: new, at: 0)

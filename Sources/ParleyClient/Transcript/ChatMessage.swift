@@ -12,6 +12,8 @@ public struct ChatMessage: Sendable, Hashable, Identifiable, JSONConvertible {
         public static let bot: Self = "bot"
         /// A live agent (`source: AGENT`).
         public static let agent: Self = "agent"
+        /// The client itself: a default response for a slow skill (`enableDefaultClientResponse`).
+        public static let client: Self = "client"
     }
 
     /// The envelope as it went over the wire.
@@ -44,7 +46,12 @@ public struct ChatMessage: Sendable, Hashable, Identifiable, JSONConvertible {
     public var sender: Sender {
         switch envelope {
         case .user: .user
-        case .skill(let message): message.effectiveSource == .agent ? .agent : .bot
+        case .skill(let message):
+            switch message.effectiveSource {
+            case .agent: .agent
+            case .client: .client
+            default: .bot
+            }
         }
     }
 

@@ -1,8 +1,9 @@
 public import Foundation
 
 /// The messages of one conversation, in order, kept in memory and — when given a folder — in a JSON Lines
-/// file (`transcript-<channel>-<user>.jsonl`, one ``ChatMessage`` per line, and `{"id":…,"delivery":…}` lines
-/// for later changes of a user message's ``DeliveryState``) so that they survive a relaunch.
+/// file (`transcript-<channel>-<user>.jsonl`, one ``ChatMessage`` per line, `{"id":…,"delivery":…}` lines for
+/// later changes of a user message's ``DeliveryState`` and `{"replace":message}` lines for messages changed in
+/// place) so that they survive a relaunch.
 ///
 /// A ``ChatClient`` owns one per channel and user; apps read it through ``ChatClient/messages()``.
 public struct TranscriptStore: Sendable {
@@ -28,7 +29,11 @@ public struct TranscriptStore: Sendable {
             guard FileManager.default.fileExists(atPath: file.path) else { return }
             for line in try Data(contentsOf: file).split(separator: UInt8(ascii: "\n")) {
                 guard let record = try? JSONValue(parsing: line) else { continue }
-                if let message = try? ChatMessage(json: record) {
+                if let replacement = record["replace"].flatMap({ try? ChatMessage(json: $0) }) {
+                    if let index = messages.lastIndex(where: { $0.id == replacement.id }) {
+                        messages[index] = replacement
+                    }
+                } else if let message = try? ChatMessage(json: record) {
                     messages.append(message)
                 } else if let id = record["id"]?.stringValue,
                     let state = record["delivery"]?.stringValue.flatMap(DeliveryState.init(rawValue:)),
@@ -57,6 +62,14 @@ public struct TranscriptStore: Sendable {
         guard let file else { return }
         try appendLine(
             JSONValue.object(["id": .string(id), "delivery": .string(state.rawValue)]).jsonBytes(), to: file)
+    }
+
+    /// Replaces the message that has `message`'s id, in its place (a streamed text growing, a form replaced).
+    public mutating func replace(_ message: ChatMessage) throws(ParleyError) {
+        guard let index = messages.lastIndex(where: { $0.id == message.id }) else { return }
+        messages[index] = message
+        guard let file else { return }
+        try appendLine(JSONValue.object(["replace": message.jsonValue]).jsonBytes(), to: file)
     }
 
     /// The message with this id.
