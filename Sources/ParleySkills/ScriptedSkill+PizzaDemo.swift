@@ -4,7 +4,9 @@ extension ScriptedSkill {
     ///
     /// A greeting that uses the profile's name, a text with postback actions, a horizontal carousel of pizzas
     /// with order postbacks, crust and size questions (buttons or typed words), a location request, a
-    /// confirmation with a call action, and `bye` or `closeSession` to end.
+    /// confirmation with a call action, `feedback` for an edit form (an auto-submitted rating that replaces the form,
+    /// then a streamed thank-you), `agent` to talk to a live agent, and `bye` or `closeSession` to end; in English
+    /// and French (the profile's `languageTag`).
     public static let pizzaDemo: ScriptedSkill = {
         do {
             return try ScriptedSkill(json: Array(pizzaDemoSource.utf8))
@@ -23,39 +25,68 @@ extension ScriptedSkill {
             "variables": {"pizzaType": null, "pizzaCrust": null, "pizzaSize": null, "deliveryLocation": null},
             "states": {
                 "greeting": {
-                    "say": [{"type": "text", "text": "Hi {{profile.name | there}}! Welcome to Parley Pizza."}],
+                    "say": {
+                        "en": [{"type": "text", "text": "Hi {{profile.name | there}}! Welcome to Parley Pizza."}],
+                        "fr": [{"type": "text", "text": "Bonjour {{profile.name | à vous}} ! Bienvenue chez Parley Pizza."}]
+                    },
                     "next": "askAction"
                 },
                 "askAction": {
-                    "say": [
-                        {
-                            "type": "text",
-                            "text": "What do you want to do?",
-                            "actions": [
-                                {
-                                    "type": "postback",
-                                    "label": "Order Pizza",
-                                    "postback": {"state": "askAction", "action": "orderPizza"}
-                                },
-                                {
-                                    "type": "postback",
-                                    "label": "Cancel A Previous Order",
-                                    "postback": {"state": "askAction", "action": "cancelOrder"}
-                                }
-                            ]
-                        }
-                    ],
+                    "say": {
+                        "en": [
+                            {
+                                "type": "text",
+                                "text": "What do you want to do?",
+                                "actions": [
+                                    {
+                                        "type": "postback",
+                                        "label": "Order Pizza",
+                                        "postback": {"state": "askAction", "action": "orderPizza"}
+                                    },
+                                    {
+                                        "type": "postback",
+                                        "label": "Cancel A Previous Order",
+                                        "postback": {"state": "askAction", "action": "cancelOrder"}
+                                    }
+                                ]
+                            }
+                        ],
+                        "fr": [
+                            {
+                                "type": "text",
+                                "text": "Que voulez-vous faire ?",
+                                "actions": [
+                                    {
+                                        "type": "postback",
+                                        "label": "Commander une pizza",
+                                        "postback": {"state": "askAction", "action": "orderPizza"}
+                                    },
+                                    {
+                                        "type": "postback",
+                                        "label": "Annuler une commande",
+                                        "postback": {"state": "askAction", "action": "cancelOrder"}
+                                    }
+                                ]
+                            }
+                        ]
+                    },
                     "on": [
                         {"postback": {"action": "cancelOrder"}, "goto": "cancelOrder"},
-                        {"regex": "\\bcancel", "goto": "cancelOrder"}
+                        {"regex": "\\b(cancel|annuler)", "goto": "cancelOrder"}
                     ],
                     "otherwise": {
-                        "say": [{"type": "text", "text": "Sorry, I didn't get that."}],
+                        "say": {
+                            "en": [{"type": "text", "text": "Sorry, I didn't get that."}],
+                            "fr": [{"type": "text", "text": "Désolé, je n'ai pas compris."}]
+                        },
                         "goto": "askAction"
                     }
                 },
                 "cancelOrder": {
-                    "say": [{"type": "text", "text": "I couldn't find a previous order to cancel."}],
+                    "say": {
+                        "en": [{"type": "text", "text": "I couldn't find a previous order to cancel."}],
+                        "fr": [{"type": "text", "text": "Je n'ai trouvé aucune commande à annuler."}]
+                    },
                     "next": "askAction"
                 },
                 "menu": {
@@ -170,7 +201,9 @@ extension ScriptedSkill {
                             "set": {"pizzaCrust": "{{postback.pizzaCrust}}"},
                             "goto": "askSize"
                         },
-                        {"keyword": ["thin", "thick"], "set": {"pizzaCrust": "{{match.0}}"}, "goto": "askSize"}
+                        {"keyword": ["thin", "thick"], "set": {"pizzaCrust": "{{match.0}}"}, "goto": "askSize"},
+                        {"keyword": ["fine"], "set": {"pizzaCrust": "thin"}, "goto": "askSize"},
+                        {"keyword": ["épaisse"], "set": {"pizzaCrust": "thick"}, "goto": "askSize"}
                     ],
                     "otherwise": {
                         "say": [{"type": "text", "text": "Sorry, we only have thin and thick crusts."}],
@@ -211,7 +244,10 @@ extension ScriptedSkill {
                             "keyword": ["small", "medium", "large"],
                             "set": {"pizzaSize": "{{match.0}}"},
                             "goto": "askLocation"
-                        }
+                        },
+                        {"keyword": ["petite"], "set": {"pizzaSize": "small"}, "goto": "askLocation"},
+                        {"keyword": ["moyenne"], "set": {"pizzaSize": "medium"}, "goto": "askLocation"},
+                        {"keyword": ["grande"], "set": {"pizzaSize": "large"}, "goto": "askLocation"}
                     ],
                     "otherwise": {
                         "say": [{"type": "text", "text": "Sorry, our pizzas come in small, medium and large."}],
@@ -277,11 +313,93 @@ extension ScriptedSkill {
                     "goto": "askCrust"
                 },
                 {
-                    "keyword": ["bye", "goodbye"],
-                    "say": [{"type": "text", "text": "Goodbye, {{profile.name | friend}}! Thanks for visiting Parley Pizza."}],
+                    "keyword": ["bye", "goodbye", "au revoir"],
+                    "say": {
+                        "en": [{"type": "text", "text": "Goodbye, {{profile.name | friend}}! Thanks for visiting Parley Pizza."}],
+                        "fr": [{"type": "text", "text": "Au revoir {{profile.name | et à bientôt}} ! Merci de votre visite chez Parley Pizza."}]
+                    },
                     "end": true
                 },
-                {"keyword": ["menu", "order"], "goto": "menu"}
+                {"keyword": ["menu", "order", "commander"], "goto": "menu"},
+                {
+                    "keyword": ["feedback", "avis"],
+                    "say": [
+                        {
+                            "type": "editForm",
+                            "title": "How was your pizza?",
+                            "fields": [
+                                {
+                                    "displayType": "singleSelect",
+                                    "id": "rating",
+                                    "label": "Rating",
+                                    "required": true,
+                                    "autoSubmit": true,
+                                    "layoutStyle": "radioGroup",
+                                    "options": [
+                                        {"label": "Great", "value": "great"},
+                                        {"label": "Good", "value": "good"},
+                                        {"label": "Poor", "value": "poor"}
+                                    ]
+                                },
+                                {
+                                    "displayType": "textInput",
+                                    "id": "comments",
+                                    "label": "Comments",
+                                    "placeholder": "Tell us more",
+                                    "maxLength": 200,
+                                    "clientErrorMessage": "Keep it under 200 characters."
+                                }
+                            ],
+                            "actions": [
+                                {"type": "submitForm", "label": "Send", "postback": {"action": "sendFeedback"}}
+                            ]
+                        }
+                    ]
+                },
+                {
+                    "payload": {"type": "formSubmission", "partialSubmitField": "rating"},
+                    "say": [
+                        {
+                            "type": "editForm",
+                            "title": "How was your pizza? You said: {{input.submittedFields.rating}}",
+                            "fields": [
+                                {
+                                    "displayType": "textInput",
+                                    "id": "comments",
+                                    "label": "Comments",
+                                    "placeholder": "Tell us more",
+                                    "maxLength": 200
+                                }
+                            ],
+                            "actions": [
+                                {"type": "submitForm", "label": "Send", "postback": {"action": "sendFeedback"}}
+                            ],
+                            "channelExtensions": {"replaceMessage": "true"}
+                        }
+                    ]
+                },
+                {
+                    "postback": {"action": "sendFeedback"},
+                    "say": [
+                        {"type": "textStream", "text": "Thank you ", "streamState": "start", "streamId": "feedback"},
+                        {"type": "textStream", "text": "for your ", "streamState": "running", "streamId": "feedback"},
+                        {
+                            "type": "textStream",
+                            "text": "feedback!",
+                            "aggregateText": "Thank you for your feedback!",
+                            "streamState": "end",
+                            "streamId": "feedback"
+                        }
+                    ]
+                },
+                {
+                    "keyword": ["agent", "human", "conseiller"],
+                    "say": {
+                        "en": [{"type": "text", "text": "I'm connecting you to one of our agents. Please wait."}],
+                        "fr": [{"type": "text", "text": "Je vous mets en relation avec un conseiller. Un instant."}]
+                    },
+                    "handOff": true
+                }
             ]
         }
         """#

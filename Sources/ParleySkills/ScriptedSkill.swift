@@ -64,7 +64,13 @@ public struct ScriptedSkill: Skill {
         let replies: [MessagePayload]
         switch input {
         case .profile(let profile):
-            conversation.profile = profile
+            let previousLanguage = conversation.profile?.languageTag
+            conversation.profile = conversation.profile.map { $0.updated(with: profile) } ?? profile
+            if conversation.profile?.languageTag != previousLanguage {
+                // A new language starts the conversation over, in that language.
+                conversation.state = nil
+                conversation.variables = [:]
+            }
             replies = []
         case .message(let payload):
             var turn = Turn(definition: definition, conversation: conversation, input: payload)
@@ -223,6 +229,7 @@ private struct Turn {
             scope.variables = conversation.variables
         }
         try say(transition.say, at: path.appending(.key("say")))
+        if transition.handOff { conversation.handOff = true }
         if transition.end || input.content == .closeSession {
             endSession()
         } else if let goto = transition.goto {
@@ -231,8 +238,10 @@ private struct Turn {
     }
 
     /// Fills in the placeholders of `responses` and appends them to the replies.
-    private mutating func say(_ responses: [MessagePayload], at path: JSONPath) throws(ParleyError) {
-        for (index, response) in responses.enumerated() {
+    private mutating func say(_ responses: Responses, at path: JSONPath) throws(ParleyError) {
+        let (language, payloads) = responses.payloads(for: conversation.profile?.languageTag)
+        let path = language.map { path.appending(.key($0)) } ?? path
+        for (index, response) in payloads.enumerated() {
             let json = response.jsonValue
             do {
                 let filled = try scope.fill(json)

@@ -177,7 +177,7 @@ import Testing
         #expect(message(Self.json("start names no state")) == #"there is no state "begin"; states: a"#)
         #expect(
             message(Self.definition(top: #", "on": [{"text": "x", "goto": "b", "ed": true}]"#))
-                == #"a transition has no member "ed"; known members: text, keyword, regex, postback, type, payload, caseSensitive, description, set, say, goto, end"#
+                == #"a transition has no member "ed"; known members: text, keyword, regex, postback, type, payload, caseSensitive, description, set, say, goto, end, handOff"#
         )
         #expect(
             message(Self.definition(top: #", "on": [{"regex": "(a", "goto": "b"}]"#)).hasPrefix(

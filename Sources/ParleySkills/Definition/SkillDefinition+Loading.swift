@@ -207,7 +207,7 @@ extension SkillDefinition.Transition {
     /// Decodes a transition; one of `on` has exactly one matcher, an `otherwise` has none.
     init(json: JSONValue, isOtherwise: Bool) throws(ParleyError) {
         let members = try Members(json)
-        let common = ["description", "set", "say", "goto", "end"]
+        let common = ["description", "set", "say", "goto", "end", "handOff"]
         if isOtherwise {
             try members.rejectUnknownKeys(common, in: "an \"otherwise\" transition (which matches anything)")
             match = nil
@@ -220,15 +220,21 @@ extension SkillDefinition.Transition {
         for key in set.keys {
             try SkillDefinition.checkVariableName(key, at: JSONPath([.key("set"), .key(key)]))
         }
-        say = try members.optional("say") ?? []
+        say = try members.optional("say") ?? Responses([])
         goto = try members.optional("goto")
         end = try members.optional("end") ?? false
+        handOff = try members.optional("handOff") ?? false
+        if end, handOff {
+            throw ParleyError(
+                .skillInvalidDefinition, "a transition that ends the session cannot also hand it to an agent",
+                path: JSONPath([.key("handOff")]))
+        }
         if end, goto != nil {
             throw ParleyError(
                 .skillInvalidDefinition, "a transition that ends the session cannot also go to a state",
                 path: JSONPath([.key("goto")]))
         }
-        guard !say.isEmpty || goto != nil || end else {
+        guard !say.isEmpty || goto != nil || end || handOff else {
             throw ParleyError(
                 .skillInvalidDefinition,
                 "a transition must say something, go to a state (\"goto\") or end the session (\"end\")",

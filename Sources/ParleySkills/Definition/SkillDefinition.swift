@@ -38,7 +38,7 @@ public struct SkillDefinition: JSONConvertible, Codable, Hashable {
         /// What the state is for, for people (`description`).
         public let description: String?
         /// The responses said on entering the state, in order; never empty (`say`).
-        public let say: [MessagePayload]
+        public let say: Responses
         /// The state to go on to straight after saying ``say``, without waiting for input (`next`).
         public let next: String?
         /// The transitions tried, in order, on the next message (`on`).
@@ -56,11 +56,14 @@ public struct SkillDefinition: JSONConvertible, Codable, Hashable {
         /// Variables to set, in order, before saying anything (`set`); strings may hold placeholders.
         public let set: JSONObject
         /// Responses said before going on (`say`).
-        public let say: [MessagePayload]
+        public let say: Responses
         /// The state to enter, whose responses are said next (`goto`); `nil` stays in the current state.
         public let goto: String?
         /// Whether the session ends after ``say``: the skill sends `sessionClosed` and forgets the state (`end`).
         public let end: Bool
+        /// Whether the conversation goes to a live agent after ``say`` (`handOff`): the server queues it for the
+        /// agent console, and the skill answers again once an agent hands it back.
+        public let handOff: Bool
     }
 
     /// Which messages a transition takes.
@@ -137,6 +140,7 @@ extension SkillDefinition.Transition {
         if !say.isEmpty { object.append("say", say.jsonValue) }
         if let goto { object.append("goto", .string(goto)) }
         if end { object.append("end", true) }
+        if handOff { object.append("handOff", true) }
         return .object(object)
     }
 
