@@ -37,6 +37,17 @@ public func buildApplication(
     sockets.ws("/chat/v1/chats/sockets/{client}") { inbound, outbound, context in
         try await socket.run(context.request, inbound: inbound, outbound: outbound)
     }
+    if configuration.agentKey != nil {
+        let agentSocket = AgentSocket(configuration: configuration, hub: hub, logger: logger)
+        sockets.ws("/agent/socket") { inbound, outbound, _ in
+            try await agentSocket.run(inbound: inbound, outbound: outbound)
+        }
+        router.get("/agent") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: AgentConsolePage.html)))
+        }
+    }
     let socketResponder = sockets.buildResponder()
     let server = HTTPServerBuilder { responder in
         ChatServerChannel(

@@ -11,11 +11,11 @@ import ServiceLifecycle
 /// Different conversations run concurrently. Inputs left pending by a stopped server are answered by the next one
 /// (``recoverPendingInputs()``).
 public actor ChatHub {
-    private let store: any ConversationStore
+    let store: any ConversationStore
     private let skills: [String: any Skill]
     private let channels: [String: ChannelConfiguration]
-    private let logger: Logger
-    private let now: @Sendable () -> Date
+    let logger: Logger
+    let now: @Sendable () -> Date
 
     /// An open socket, and whether it speaks Parley's extension (gets `sequence` numbers).
     private struct Socket {
@@ -26,6 +26,10 @@ public actor ChatHub {
     private var sockets: [ConversationKey: [UUID: Socket]] = [:]
     private var drainRequested: Set<ConversationKey> = []
     private var drainers: [ConversationKey: Task<Void, Never>] = [:]
+    /// Conversations handed to live agents (see ChatHub+Agents.swift).
+    var handOffs: [ConversationKey: HandOff] = [:]
+    /// The agent console's open sockets.
+    var agents: [UUID: AgentConnection] = [:]
 
     /// Creates a hub.
     /// - Parameters:
@@ -160,6 +164,17 @@ public actor ChatHub {
             _ = try await store.answer(input.sequence, with: [], state: conversation.state, in: conversation, at: date)
             return
         }
+        if handOffs[key] != nil {
+            if case .message(let payload) = skillInput, payload.type == .closeSession {
+                await endHandOff(key, notice: "the user ended the conversation")
+            } else {
+                // A live agent has the conversation: the input goes to the agent, not the skill.
+                await forwardToAgent(input.frame, of: key)
+                _ = try await store.answer(
+                    input.sequence, with: [], state: conversation.state, in: conversation, at: date)
+                return
+            }
+        }
         var state = (try? ConversationState(json: conversation.state)) ?? ConversationState()
         if let channel = channels[key.channelId], conversation.lastOutbound > 0,
             date.timeIntervalSince(conversation.updatedAt) > Double(channel.sessionExpiryMinutes) * 60
@@ -173,6 +188,8 @@ public actor ChatHub {
         if let clientMessageId = input.clientMessageId { about["clientMessageId"] = .string(clientMessageId) }
         state.extra[WebhookSkill.conversationKey] = .object(about)
         let payloads = await respond(to: skillInput, state: &state, channelId: key.channelId)
+        let handOff = state.handOff
+        state.handOff = false
         let replies = payloads.enumerated().map { index, payload in
             SkillMessage(
                 payload: payload, source: .bot, userId: key.userId, msgId: UUID().uuidString.lowercased(),
@@ -183,6 +200,7 @@ public actor ChatHub {
         let stored = try await store.answer(
             input.sequence, with: replies, state: state.jsonValue, in: conversation, at: date)
         await broadcast(stored.map(\.frame), to: key)
+        if handOff { await queueForAgent(key) }
     }
 
     private func respond(to input: SkillInput, state: inout ConversationState, channelId: String) async
@@ -203,7 +221,7 @@ public actor ChatHub {
 
     /// Sends frames to every open socket of the conversation; sockets without Parley's extension get them
     /// without `sequence`, as the Oracle protocol has it.
-    private func broadcast(_ frames: [JSONValue], to key: ConversationKey) async {
+    func broadcast(_ frames: [JSONValue], to key: ConversationKey) async {
         guard let targets = sockets[key]?.values, !frames.isEmpty else { return }
         let withSequence = frames.map { $0.jsonString() }
         let plain = frames.map { frame in

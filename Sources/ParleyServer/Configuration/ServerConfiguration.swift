@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a socket that is refused from the start (unknown or disabled channel, forbidden origin,
     /// no user) waits for the client's first frame before the refusal is sent anyway.
     public var refusalDelay: Duration = .seconds(1)
+    /// The key live agents give to open the agent console's socket (`/agent`, `docs/agents.md`); `nil` switches
+    /// the console off. Default `nil`.
+    public var agentKey: String?
 
     /// Creates a configuration.
     public init(

@@ -1,0 +1,117 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import NIOWebSocket
+
+/// The agent console's socket, `GET /agent/socket` (protocol: `docs/agents.md`).
+///
+/// The first frame must be `{"type":"auth","key":…,"agent":{"name":…,…}}` with the server's
+/// ``ServerConfiguration/agentKey``, within ``ServerConfiguration/authenticationTimeout``; otherwise the socket gets
+/// an error frame and closes with ``CloseCode/authRequired`` or ``CloseCode/invalidToken``. After that every frame
+/// is a command (`join`, `message`, `typing`, `handBack`, `ping`); a bad one gets an `error` frame and the socket
+/// stays open.
+struct AgentSocket: Sendable {
+    let configuration: ServerConfiguration
+    let hub: ChatHub
+    let logger: Logger
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
+        let timeout = configuration.authenticationTimeout
+        let timer = Task { () -> Bool in
+            do { try await Task.sleep(for: timeout) } catch { return false }
+            await Self.refuse(ParleyError(.authRequired, "no auth frame within \(timeout)"), outbound)
+            return true
+        }
+        let first = try await messages.next(isolation: #isolation)
+        timer.cancel()
+        guard await !timer.value, let first else { return }
+        let details: AgentSession
+        switch authenticate(first) {
+        case .success(let agent): details = agent
+        case .failure(let error):
+            await Self.refuse(error, outbound)
+            while try await messages.next(isolation: #isolation) != nil {}
+            return
+        }
+        let id = UUID()
+        logger.info("agent \(details.name ?? "?") connected")
+        try await outbound.write(.text(JSONValue.object(["type": "welcome", "agent": details.jsonValue]).jsonString()))
+        await hub.attachAgent(id, details: details, writer: outbound)
+        defer { Task { await hub.detachAgent(id) } }
+        while let message = try await messages.next(isolation: #isolation) {
+            do {
+                try await handle(message, agent: id, outbound: outbound)
+            } catch {
+                let frame = JSONValue.object(["type": "error", "error": error.jsonValue])
+                try await outbound.write(.text(frame.jsonString()))
+            }
+        }
+    }
+
+    private func authenticate(_ first: WebSocketMessage) -> Result<AgentSession, ParleyError> {
+        guard case .text(let text) = first, let frame = try? JSONValue(parsing: text), frame["type"] == "auth" else {
+            return .failure(ParleyError(.authRequired, "the first frame must be {\"type\":\"auth\",…}"))
+        }
+        guard let expected = configuration.agentKey, let key = frame["key"]?.stringValue,
+            Self.constantTimeEqual(key, expected)
+        else {
+            return .failure(ParleyError(.invalidToken, "the agent key is wrong"))
+        }
+        let details = frame["agent"].flatMap { try? AgentSession(json: $0) } ?? AgentSession()
+        guard let name = details.name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return .failure(ParleyError(.invalidToken, "the auth frame must give the agent's name (agent.name)"))
+        }
+        return .success(details)
+    }
+
+    private func handle(_ message: WebSocketMessage, agent: UUID, outbound: WebSocketOutboundWriter)
+        async throws(ParleyError)
+    {
+        guard case .text(let text) = message else {
+            throw ParleyError(.unsupportedFrame, "binary frames are not part of the agent protocol")
+        }
+        let frame = try JSONValue(parsing: text)
+        var reader = try FieldReader(frame)
+        let type: String = try reader.required("type")
+        if type == "ping" {
+            try? await outbound.write(.text(#"{"type":"pong"}"#))
+            return
+        }
+        let key = ConversationKey(channelId: try reader.required("channelId"), userId: try reader.required("userId"))
+        switch type {
+        case "join":
+            try await hub.join(key, agent: agent)
+        case "message":
+            let payload: MessagePayload = try reader.required("messagePayload")
+            try await hub.agentSays(payload, in: key, agent: agent)
+        case "typing":
+            let status: TypingStatus = try reader.required("status")
+            try await hub.agentTyping(status, in: key, agent: agent)
+        case "handBack":
+            try await hub.handBack(key, agent: agent, text: try reader.optional("text"))
+        default:
+            throw ParleyError(
+                .unsupportedFrame, "unknown agent command \"\(type)\" (join, message, typing, handBack, ping)",
+                path: JSONPath([.key("type")]))
+        }
+    }
+
+    private static func refuse(_ error: ParleyError, _ outbound: WebSocketOutboundWriter) async {
+        try? await outbound.write(.text(JSONValue.object(["type": "error", "error": error.jsonValue]).jsonString()))
+        var reason = error.message
+        while reason.utf8.count > 123 { reason.removeLast() }
+        try? await outbound.close(.init(codeNumber: Int(CloseCode(for: error.code).rawValue)), reason: reason)
+    }
+
+    /// Compares secrets without leaking where they differ through timing.
+    private static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+}
