@@ -24,12 +24,17 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Your name, for the skill's greeting (default: $USER).")
     var name: String?
 
+    @Option(help: "The chat language: en or fr (/lang changes it during the chat).")
+    var language = "en"
+
     func run() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: "127.0.0.1", port: port, dataDirectory: data,
             channels: [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: .demo)])
+        let agentKey = String(UUID().uuidString.prefix(8)).lowercased()
+        configuration.agentKey = agentKey
         var logger = Logger(label: "parley.demo")
         logger.logLevel = .error
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -44,10 +49,16 @@ struct DemoCommand: AsyncParsableCommand {
             guard let port = await iterator.next() else { return Int32(1) }
             if TerminalChat.standardInputIsTerminal {
                 TerminalChat.say("Parley demo: the pizza skill at http://127.0.0.1:\(port), channel demo.")
+                TerminalChat.say(
+                    "Live agents: open http://127.0.0.1:\(port)/agent with the key \(agentKey), then type \"agent\" here.")
             }
             var chat = ChatClient.Configuration(url: URL(string: "http://127.0.0.1:\(port)")!, channelId: "demo")
             chat.initUserProfile = (name ?? ProcessInfo.processInfo.environment["USER"]).map { Profile(givenName: $0) }
             chat.initUserHiddenMessage = "Hello"
+            chat.multiLangChat = MultiLangChat(
+                supportedLanguages: [SupportedLanguage(lang: "en"), SupportedLanguage(lang: "fr", label: "Français")],
+                primaryLanguage: language)
+            chat.enableSendTypingStatus = true
             let status = await TerminalChat.run(chat)
             await services.triggerGracefulShutdown()
             try await group.waitForAll()

@@ -55,6 +55,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "A dialog-definition file to route the command-line channels to, instead of the demo skill.")
     var skill: String?
 
+    @Option(help: "Switch on the live-agent console at /agent; agents sign in with this key (see docs/agents.md).")
+    var agentKey: String?
+
     @Flag(help: "Log every frame rejected and every refused socket.")
     var verbose = false
 
@@ -82,6 +85,7 @@ struct ServerOptions: ParsableArguments {
                 ChannelConfiguration(
                     id: authChannel, secret: secret, clientAuthenticationEnabled: true, skill: skillReference))
         }
+        configuration.agentKey = agentKey
         if configuration.channels.isEmpty {
             configuration.channels = [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference)]
         }
@@ -98,6 +102,9 @@ struct ServerOptions: ParsableArguments {
             lines.append(
                 "  channel \(channel.id) (\(kind)\(state)): ws://\(configuration.host):\(port)/chat/v1/chats/sockets/websdk?channelId=\(channel.id)&userId=YOU"
             )
+        }
+        if configuration.agentKey != nil {
+            lines.append("  agent console: http://\(configuration.host):\(port)/agent (sign in with the agent key)")
         }
         return lines.joined(separator: "\n")
     }

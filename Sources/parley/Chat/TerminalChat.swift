@@ -75,7 +75,15 @@ actor TerminalChat {
             if interactive { Self.say("[chat ended]") }
         case .error(let error):
             Self.error("\(error.code): \(error.message)")
-        case .initialized, .destroyed, .languageChanged, .messageSent, .deliveryChanged, .transcriptCleared:
+        case .messageUpdated(let message):
+            for line in renderer.render(message) { Self.say(line) }
+        case .typingChanged(.agent(let agent)?):
+            if interactive { Self.say("[\(agent?.name ?? "the agent") is typing…]") }
+        case .agentChanged(let agent):
+            if interactive { Self.say(agent.map { "[\($0.name ?? "an agent") joined]" } ?? "[back with the assistant]") }
+        case .languageChanged(let language):
+            if interactive { Self.say("[language: \(language ?? "detected")]") }
+        case .initialized, .destroyed, .messageSent, .deliveryChanged, .transcriptCleared, .typingChanged:
             break
         }
     }
@@ -152,6 +160,15 @@ actor TerminalChat {
             return true
         case "/form":
             return try await fillForm(submit: nil, input: &input)
+        case "/lang":
+            userSpoke()
+            try await client.setPrimaryLanguage(words.count > 1 ? words[1] : nil)
+            return true
+        case "/end":
+            try await client.endChat()
+            Self.say("[conversation ended; type to start a new one]")
+            try await client.connect()
+            return false
         default:
             if text.hasPrefix("/") {
                 Self.error("unknown command \(words[0]); /help lists them")
@@ -185,34 +202,44 @@ actor TerminalChat {
         return false
     }
 
-    /// Asks for each editable field of the latest edit form, one line per field, then submits.
+    /// Asks for each editable field of the latest edit form, one line per field (again while the answer does not
+    /// pass the field's checks), auto-submits fields with `autoSubmit`, then submits.
     private func fillForm(submit postback: JSONValue?, input: inout AsyncStream<String>.Iterator) async throws -> Bool {
         guard let (form, actions) = renderer.editForm else {
             Self.error("there is no form to fill in")
             return false
         }
-        var values: JSONObject = [:]
-        for field in form.allFields where field.kind.isEditable {
+        var draft = FormDraft(form)
+        for field in draft.fields {
             guard let id = field.id else { continue }
-            if interactive {
-                Self.say(
-                    "\(field.label ?? id)? (\(field.kind.displayType); empty keeps \(field.value.map(ChatRenderer.plain) ?? "nothing"))"
-                )
+            while true {
+                if interactive {
+                    Self.say(
+                        "\(field.label ?? id)? (\(field.kind.displayType); empty keeps \(draft[id].map(ChatRenderer.plain) ?? "nothing"))"
+                    )
+                }
+                guard let answer = await input.next(isolation: #isolation)?.trimmingCharacters(in: .whitespaces) else {
+                    return false
+                }
+                let value = answer.isEmpty ? draft[id] : Self.value(answer, for: field)
+                if let problem = field.problem(with: value) {
+                    Self.error("\(field.label ?? id): \(problem)")
+                    continue
+                }
+                draft[id] = value
+                break
             }
-            guard let answer = await input.next(isolation: #isolation)?.trimmingCharacters(in: .whitespaces) else {
-                return false
+            if field.autoSubmit == true {
+                userSpoke()
+                try await client.autoSubmit(draft, field: id)
+                if !interactive { await waitForTurn() }
             }
-            if answer.isEmpty {
-                if let value = field.value { values[id] = value }
-                continue
-            }
-            values[id] = Self.value(answer, for: field)
         }
         let submitPostback =
             postback
             ?? actions.lazy.compactMap { if case .submitForm(let postback) = $0.kind { postback } else { nil } }.first
         userSpoke()
-        try await client.submitForm(values, postback: submitPostback)
+        try await client.submitForm(draft, postback: submitPostback)
         return true
     }
 
@@ -254,6 +281,8 @@ actor TerminalChat {
         "  /location LAT,LONG    send a location",
         "  /attach PATH          send a file",
         "  /clear                clear the transcript",
+        "  /lang [TAG]           chat in another language (en, fr); no tag: detect it",
+        "  /end                  end the conversation and start a new one",
         "  /quit                 leave",
     ]
 
