@@ -177,24 +177,44 @@ extension ScriptedSkill {
                     }
                 },
                 "askCrust": {
-                    "say": [
-                        {
-                            "type": "text",
-                            "text": "Which crust would you like for your {{pizzaType}} pizza?",
-                            "actions": [
-                                {
-                                    "type": "postback",
-                                    "label": "Thin",
-                                    "postback": {"state": "askCrust", "pizzaCrust": "thin"}
-                                },
-                                {
-                                    "type": "postback",
-                                    "label": "Thick",
-                                    "postback": {"state": "askCrust", "pizzaCrust": "thick"}
-                                }
-                            ]
-                        }
-                    ],
+                    "say": {
+                        "en": [
+                            {
+                                "type": "text",
+                                "text": "Which crust would you like for your {{pizzaType}} pizza?",
+                                "actions": [
+                                    {
+                                        "type": "postback",
+                                        "label": "Thin",
+                                        "postback": {"state": "askCrust", "pizzaCrust": "thin"}
+                                    },
+                                    {
+                                        "type": "postback",
+                                        "label": "Thick",
+                                        "postback": {"state": "askCrust", "pizzaCrust": "thick"}
+                                    }
+                                ]
+                            }
+                        ],
+                        "fr": [
+                            {
+                                "type": "text",
+                                "text": "Quelle pâte voulez-vous pour votre pizza {{pizzaType}} ?",
+                                "actions": [
+                                    {
+                                        "type": "postback",
+                                        "label": "Fine",
+                                        "postback": {"state": "askCrust", "pizzaCrust": "thin"}
+                                    },
+                                    {
+                                        "type": "postback",
+                                        "label": "Épaisse",
+                                        "postback": {"state": "askCrust", "pizzaCrust": "thick"}
+                                    }
+                                ]
+                            }
+                        ]
+                    },
                     "on": [
                         {
                             "postback": {"state": "askCrust"},
@@ -211,29 +231,54 @@ extension ScriptedSkill {
                     }
                 },
                 "askSize": {
-                    "say": [
-                        {
-                            "type": "text",
-                            "text": "What size should your {{pizzaType}} pizza be?",
-                            "actions": [
-                                {
-                                    "type": "postback",
-                                    "label": "Small",
-                                    "postback": {"state": "askSize", "pizzaSize": "small"}
-                                },
-                                {
-                                    "type": "postback",
-                                    "label": "Medium",
-                                    "postback": {"state": "askSize", "pizzaSize": "medium"}
-                                },
-                                {
-                                    "type": "postback",
-                                    "label": "Large",
-                                    "postback": {"state": "askSize", "pizzaSize": "large"}
-                                }
-                            ]
-                        }
-                    ],
+                    "say": {
+                        "en": [
+                            {
+                                "type": "text",
+                                "text": "What size should your {{pizzaType}} pizza be?",
+                                "actions": [
+                                    {
+                                        "type": "postback",
+                                        "label": "Small",
+                                        "postback": {"state": "askSize", "pizzaSize": "small"}
+                                    },
+                                    {
+                                        "type": "postback",
+                                        "label": "Medium",
+                                        "postback": {"state": "askSize", "pizzaSize": "medium"}
+                                    },
+                                    {
+                                        "type": "postback",
+                                        "label": "Large",
+                                        "postback": {"state": "askSize", "pizzaSize": "large"}
+                                    }
+                                ]
+                            }
+                        ],
+                        "fr": [
+                            {
+                                "type": "text",
+                                "text": "Quelle taille pour votre pizza {{pizzaType}} ?",
+                                "actions": [
+                                    {
+                                        "type": "postback",
+                                        "label": "Petite",
+                                        "postback": {"state": "askSize", "pizzaSize": "small"}
+                                    },
+                                    {
+                                        "type": "postback",
+                                        "label": "Moyenne",
+                                        "postback": {"state": "askSize", "pizzaSize": "medium"}
+                                    },
+                                    {
+                                        "type": "postback",
+                                        "label": "Grande",
+                                        "postback": {"state": "askSize", "pizzaSize": "large"}
+                                    }
+                                ]
+                            }
+                        ]
+                    },
                     "on": [
                         {
                             "postback": {"state": "askSize"},
@@ -255,13 +300,22 @@ extension ScriptedSkill {
                     }
                 },
                 "askLocation": {
-                    "say": [
-                        {
-                            "type": "text",
-                            "text": "Where should we deliver your {{pizzaSize}} {{pizzaType}} pizza?",
-                            "actions": [{"type": "location", "label": "Share Location"}]
-                        }
-                    ],
+                    "say": {
+                        "en": [
+                            {
+                                "type": "text",
+                                "text": "Where should we deliver your {{pizzaSize}} {{pizzaType}} pizza?",
+                                "actions": [{"type": "location", "label": "Share Location"}]
+                            }
+                        ],
+                        "fr": [
+                            {
+                                "type": "text",
+                                "text": "Où devons-nous livrer votre pizza {{pizzaType}} ?",
+                                "actions": [{"type": "location", "label": "Partager ma position"}]
+                            }
+                        ]
+                    },
                     "on": [{"type": "location", "set": {"deliveryLocation": "{{location}}"}, "goto": "confirm"}],
                     "otherwise": {
                         "say": [
