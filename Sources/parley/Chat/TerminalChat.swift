@@ -62,10 +62,12 @@ actor TerminalChat {
 
     private func show(_ event: ChatEvent) {
         switch event {
-        case .messageReceived(let message):
+        case .messageReceived(let message), .messageUpdated(let message):
             repliesSinceSend += 1
             lastReply = .now
             if case .skill(let envelope) = message.envelope, envelope.endOfTurn == true { turnEnded = true }
+            // A streamed text is shown once, whole, when it ends.
+            if case .textStream(let stream) = message.payload.content, stream.streamState != .end { return }
             for line in renderer.render(message) { Self.say(line) }
         case .statusChanged(let status):
             if interactive { Self.say("[\(status.rawValue)]") }
@@ -75,8 +77,6 @@ actor TerminalChat {
             if interactive { Self.say("[chat ended]") }
         case .error(let error):
             Self.error("\(error.code): \(error.message)")
-        case .messageUpdated(let message):
-            for line in renderer.render(message) { Self.say(line) }
         case .typingChanged(.agent(let agent)?):
             if interactive { Self.say("[\(agent?.name ?? "the agent") is typing…]") }
         case .agentChanged(let agent):
