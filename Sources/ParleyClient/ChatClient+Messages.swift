@@ -123,6 +123,8 @@ extension ChatClient {
         if let listener, await listener.beforeEndConversation() == .error {
             throw ParleyError(.endConversationCancelled, "beforeEndConversation reported an error")
         }
+        endingChat = true
+        defer { endingChat = false }
         if status == .connected {
             var close = userMessage(.closeSession)
             let id = Self.newMessageId()
@@ -312,7 +314,7 @@ extension ChatClient {
             endingTurn = false
             delivered(Self.endOfTurnWaiter)
         }
-        if case .sessionClosed = message.payload.content {
+        if case .sessionClosed = message.payload.content, !endingChat {  // endChat() reports its own end
             resetConversationState()
             emit(.chatEnded)
         }

@@ -88,6 +88,8 @@ public actor ChatClient {
     var deliveryWaiters: [String: CheckedContinuation<Void, Never>] = [:]
     /// Whether ``endChat()`` waits for the skill's answer to `closeSession`.
     var endingTurn = false
+    /// Whether ``endChat()`` is running (it reports ``ChatEvent/chatEnded`` itself, once).
+    var endingChat = false
     /// The chat language; `nil` lets the skill detect it (see Conversation/ChatClient+Language.swift).
     var language: String?
     // Typing, waiting for replies and the live agent (see Conversation/ChatClient+Typing.swift).

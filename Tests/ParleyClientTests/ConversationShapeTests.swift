@@ -131,4 +131,26 @@ struct ConversationShapeTests {
         let client = ChatClient(configuration: configuration, transport: transport)
         await expectFailure(.clientNotInitialized) { try await client.endChat() }
     }
+
+    @Test func aSkillThatClosesTheSessionEndsTheChatOnce() async throws {
+        try await InProcessServer.run(channels: [ChannelConfiguration(id: "demo", skill: .demo)]) { server in
+            var configuration = ChatClient.Configuration(url: server.url, channelId: "demo", userId: "ian")
+            configuration.initUserHiddenMessage = "hello"
+            let client = ChatClient(configuration: configuration)
+            var events = EventReader(await client.events())
+            try await client.initialize()
+            try await events.expectReply("Hi there! Welcome to Parley Pizza.")
+            try await client.endChat()  // the demo answers closeSession with sessionClosed
+            try await client.connect()
+            var endings = 0
+            while let event = await events.iterator.next(isolation: #isolation) {
+                if case .chatEnded = event { endings += 1 }
+                if case .messageReceived(let message) = event, message.payload.text?.hasPrefix("Hi there") == true {
+                    break
+                }
+            }
+            #expect(endings == 1, "the end is reported once")
+            await client.destroy()
+        }
+    }
 }
