@@ -140,6 +140,7 @@ struct ConversationShapeTests {
             var events = EventReader(await client.events())
             try await client.initialize()
             try await events.expectReply("Hi there! Welcome to Parley Pizza.")
+            try await events.expectReply("What do you want to do?")  // the end of the greeting's turn
             try await client.endChat()  // the demo answers closeSession with sessionClosed
             try await client.connect()
             var endings = 0
