@@ -203,3 +203,22 @@ struct LoadingTests {
                 atPath: root.appendingPathComponent("rec/de-DE").path, isDirectory: &isFolder) && isFolder.boolValue)
     }
 }
+
+/// The README's flow graph is the renderer's output for the AI-chat fixture.
+@Suite("Graph")
+struct GraphTests {
+    @Test func theReadmeGraphIsTheRenderedAIChatFlow() throws {
+        let readme = try String(
+            contentsOf: Fixture.folder.appendingPathComponent("../../../README.md").standardized, encoding: .utf8)
+        let flow = try VoiceFlow(parsing: try Fixture.text("ai-chat-flow.json"))
+        #expect(readme.contains("```mermaid\n" + FlowGraph.render(flow, format: .mermaid) + "```\n"))
+    }
+
+    @Test func dotMarksRuntimeTargetsDashed() throws {
+        let flow = try VoiceFlow(parsing: try Fixture.text("seed-shutdown-flow.json"))
+        let dot = FlowGraph.render(flow, format: .dot)
+        #expect(dot.contains("m5 [label=\"$[ShutdownModeFlowPlayStartModule]\", shape=hexagon];"))
+        #expect(dot.contains("m1 -> m5 [style=dashed];"))
+        #expect(FlowGraph.edges(of: flow).count == 4, "VF_END's empty target is not drawn")
+    }
+}
