@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "ParleySkills", targets: ["ParleySkills"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyTesting", targets: ["ParleyTesting"]),
+        .library(name: "ParleySpeech", targets: ["ParleySpeech"]),
+        .library(name: "ParleyVoiceFlow", targets: ["ParleyVoiceFlow"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -72,12 +74,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Speech synthesis, recognition, recording and playback: protocols plus espeak-ng/pocketsphinx/sox and Apple engines (issue 8).
+        .target(name: "ParleySpeech", dependencies: ["ParleyCore"]),
+        // JSON voice flows: model, loader, validator, engine and runner (issue 8).
+        .target(name: "ParleyVoiceFlow", dependencies: ["ParleyCore", "ParleySpeech"]),
         // Test support shipped to app developers (filled by issues 4 and 5).
         .target(
             name: "ParleyTesting",
             dependencies: [
                 "ParleyClient",
                 "ParleyServer",
+                "ParleySpeech",
+                "ParleyVoiceFlow",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -94,6 +102,9 @@ let package = Package(
                 "ParleyCore",
                 "ParleyClient",
                 "ParleyServer",
+                "ParleySpeech",
+                "ParleyTesting",
+                "ParleyVoiceFlow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -137,6 +148,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyTesting"]),
+        .testTarget(
+            name: "ParleyVoiceFlowTests",
+            dependencies: ["ParleyVoiceFlow", "ParleySpeech", "ParleyTesting"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "ParleySpeechTests", dependencies: ["ParleySpeech"]),
     ],
     swiftLanguageModes: [.v6]
 )

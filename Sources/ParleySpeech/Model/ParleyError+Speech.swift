@@ -1,0 +1,14 @@
+public import ParleyCore
+
+extension ParleyError.Code {
+    /// A speech engine's program or framework is not available (not installed, or not this platform).
+    public static let speechEngineUnavailable: Self = "speech.engineUnavailable"
+    /// A speech engine failed; the message has its exit status and error output.
+    public static let speechEngineFailed: Self = "speech.engineFailed"
+    /// An audio file to play or recognise does not exist.
+    public static let audioFileMissing: Self = "speech.audioFileMissing"
+    /// An alias or phoneme file has a line that is not `word: replacement`.
+    public static let badPronunciationLine: Self = "speech.badPronunciationLine"
+    /// A recorder has no more audio to give (``QueuedAudioSource`` ran out of files).
+    public static let noMoreAudio: Self = "speech.noMoreAudio"
+}

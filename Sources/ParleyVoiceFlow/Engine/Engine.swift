@@ -1,0 +1,799 @@
+import Foundation
+public import ParleyCore
+public import ParleySpeech
+
+/// The voice-flow interpreter as a value: feed it an ``Input``, perform the ``Action``s it returns, feed it what
+/// came of them. It does no I/O, owns no clock and is tested without audio. ``VoiceFlowRunner`` is the actor that
+/// performs its actions with real (or scripted) speech engines.
+///
+/// Every call returns callbacks (``Action/emit(_:)``) first and ends with exactly one of: ``Action/proceed``
+/// (deliver the callbacks, then send ``Input/proceed``: the application may change runtime fields or the user
+/// intent in between), a media action (``Action/play(_:)``, ``Action/recognize(_:)``, ``Action/record(_:)``,
+/// answered by the matching input), ``Action/waitForResume``, or ``Action/finish(_:)``.
+public struct Engine: Sendable {
+    /// What the engine runs and how.
+    public struct Configuration: Sendable {
+        /// The flow.
+        public var flow: VoiceFlow
+        /// The prompt modules.
+        public var prompts: PromptLibrary
+        /// Text for audio files that cannot be played.
+        public var audioToText: AudioToTextMap
+        /// Whether an audio file name can be played (the runner checks the play-audio resource folders).
+        public var audioFileExists: @Sendable (String) -> Bool
+        /// The recognizer's engine name, reported in ``SRData/engine``.
+        public var recognizerEngine: String
+        /// How many modules the flow may pass without playing, recording or listening before it fails with
+        /// `voiceflow.transitionLoop`.
+        public var maxTransitionsWithoutMedia: Int
+        /// The no-input timeout when a module sets no `maxPreSpeechSilenceLengthMs`.
+        public var defaultNoInputTimeout: Duration
+
+        /// Creates a configuration. By default every audio file counts as missing, so prompts play their text.
+        public init(
+            flow: VoiceFlow, prompts: PromptLibrary = PromptLibrary(), audioToText: AudioToTextMap = AudioToTextMap(),
+            audioFileExists: @escaping @Sendable (String) -> Bool = { _ in false },
+            recognizerEngine: String = "scripted",
+            maxTransitionsWithoutMedia: Int = 1000, defaultNoInputTimeout: Duration = .seconds(8)
+        ) {
+            self.flow = flow
+            self.prompts = prompts
+            self.audioToText = audioToText
+            self.audioFileExists = audioFileExists
+            self.recognizerEngine = recognizerEngine
+            self.maxTransitionsWithoutMedia = maxTransitionsWithoutMedia
+            self.defaultNoInputTimeout = defaultNoInputTimeout
+        }
+    }
+
+    /// What happened.
+    public enum Input: Sendable, Hashable {
+        /// Run from `VF_START`.
+        case start
+        /// The callbacks of the last call were delivered.
+        case proceed
+        /// The segment of the last ``Action/play(_:)`` finished.
+        case segmentEnded
+        /// The segment of the last ``Action/play(_:)`` could not be played.
+        case segmentFailed(ParleyError)
+        /// The last ``Action/recognize(_:)`` heard something or nothing.
+        case recognized(Recognition)
+        /// The last ``Action/recognize(_:)`` failed.
+        case recognitionFailed(ParleyError)
+        /// The last ``Action/record(_:)`` finished.
+        case recorded(RecordingResult)
+        /// The last ``Action/record(_:)`` failed.
+        case recordingFailed(ParleyError)
+        /// Stop the flow (media in progress has been cancelled).
+        case stop
+        /// Leave the current module for `to` (media in progress has been cancelled).
+        case interrupt(to: String)
+        /// Continue after a `pauseResume` module.
+        case resume
+    }
+
+    /// What to do.
+    public enum Action: Sendable, Hashable {
+        /// Deliver a callback.
+        case emit(VoiceFlowEvent)
+        /// Deliver the callbacks so far, then send ``Input/proceed``.
+        case proceed
+        /// Play one segment, then send ``Input/segmentEnded`` or ``Input/segmentFailed(_:)``.
+        case play(PlaybackSegment)
+        /// Listen, then send ``Input/recognized(_:)`` or ``Input/recognitionFailed(_:)``.
+        case recognize(RecognitionPlan)
+        /// Record, then send ``Input/recorded(_:)`` or ``Input/recordingFailed(_:)``.
+        case record(RecordingPlan)
+        /// Wait for ``Input/resume`` (or stop or interrupt).
+        case waitForResume
+        /// The run is over.
+        case finish(FinishReason)
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    /// The runtime fields.
+    public var fields: RuntimeFields
+    /// The user intent the application set (reset on entering an `audioDialog` or `audioListener` and before each
+    /// listening attempt).
+    public var userIntent: String?
+    /// The last error met while running (a failure route taken, or the reason the run failed).
+    public private(set) var lastError: ParleyError?
+    /// The module the flow is in, while running or paused.
+    public var currentModuleID: String? { phase.moduleID }
+    /// Whether a run is in progress (running or paused).
+    public var isActive: Bool {
+        switch phase {
+        case .idle, .finished: false
+        default: true
+        }
+    }
+    /// Whether the flow waits in a `pauseResume` module.
+    public var isPaused: Bool {
+        if case .paused = phase { return true }
+        return false
+    }
+
+    private var random: AnyRandom
+    private var phase: Phase = .idle
+    private var visit = Visit(moduleID: "")
+    private var transitions = 0
+
+    /// Creates an engine; `random` chooses `select` prompts.
+    public init(
+        configuration: Configuration, fields: RuntimeFields = RuntimeFields(),
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) {
+        self.configuration = configuration
+        self.fields = fields
+        self.random = AnyRandom(base: random)
+    }
+
+    /// Marks the hypothesis of the last `SRHypothesis` callback as rejected (`srClientRejectedHypothesis`): the
+    /// dialog treats it as garbage.
+    public mutating func rejectHypothesis() {
+        visit.rejected = true
+    }
+
+    /// Queues a prompt module for the running `audioListener` (`loadAudioListenerPrompt`). Its text is resolved
+    /// when its turn comes, so runtime fields set after this call still count.
+    /// - Returns: `false` when the flow is not in an `audioListener` module.
+    public mutating func loadListenerPrompt(_ promptID: String) -> Bool {
+        guard let id = phase.moduleID, configuration.flow[id]?.type == .audioListener else { return false }
+        visit.listenerQueue.append(promptID)
+        return true
+    }
+
+    // MARK: Inputs
+
+    /// Handles `input` and says what to do next.
+    public mutating func handle(_ input: Input) -> [Action] {
+        switch (input, phase) {
+        case (.start, .idle), (.start, .finished):
+            transitions = 0
+            lastError = nil
+            return enter("VF_START")
+        case (.proceed, .entering(let id)):
+            return run(id)
+        case (.proceed, .leaving(let id, let target)):
+            if id == "VF_END" || target.isEmpty {
+                phase = .finished
+                return [.finish(.completed)]
+            }
+            transitions += 1
+            if transitions > configuration.maxTransitionsWithoutMedia {
+                return fail(
+                    ParleyError(
+                        .transitionLoop,
+                        "the flow passed \(configuration.maxTransitionsWithoutMedia) modules without media; last \(id) → \(target)"
+                    ))
+            }
+            return enter(target)
+        case (.proceed, .afterSegment(var playback)):
+            return continuePlayback(&playback)
+        case (.proceed, .reviewing(let id, let hypothesis, let partials)):
+            return evaluate(id, hypothesis: hypothesis, partials: partials)
+        case (.proceed, .retrying(let id, let kind)):
+            return retry(id, kind: kind)
+        case (.segmentEnded, .playing(var playback)):
+            guard let segment = playback.current else { return [] }
+            playback.current = nil
+            phase = .afterSegment(playback)
+            return [
+                .emit(
+                    .mediaEvent(
+                        moduleID: playback.moduleID, mediaItemID: segment.promptID, function: .playAudioSegment,
+                        event: .ended, data: [:])), .proceed,
+            ]
+        case (.segmentFailed(let error), .playing(let playback)):
+            var actions: [Action] = []
+            if let segment = playback.current {
+                actions.append(
+                    .emit(
+                        .mediaEvent(
+                            moduleID: playback.moduleID, mediaItemID: segment.promptID, function: .playAudioSegment,
+                            event: .error, data: Self.data(error))))
+            }
+            actions.append(
+                .emit(
+                    .mediaEvent(
+                        moduleID: playback.moduleID, mediaItemID: playback.itemID, function: .playAudio, event: .error,
+                        data: Self.data(error))))
+            return actions + failure(playback.moduleID, "loadPromptFailure", error)
+        case (.recognized(let recognition), .recognizing(let id)):
+            switch recognition {
+            case .hypothesis(let text, let partials):
+                var actions: [Action] = partials.map {
+                    .emit(
+                        .srHypothesis(
+                            moduleID: id,
+                            data: SRData(
+                                engine: configuration.recognizerEngine, hypothesis: $0, hypothesisType: .partial)))
+                }
+                visit.rejected = false
+                actions.append(
+                    .emit(
+                        .srHypothesis(
+                            moduleID: id,
+                            data: SRData(
+                                engine: configuration.recognizerEngine, hypothesis: text, hypothesisType: .complete))))
+                actions.append(
+                    .emit(
+                        .mediaEvent(moduleID: id, mediaItemID: id, function: .recognizeAudio, event: .ended, data: [:]))
+                )
+                phase = .reviewing(id, text, partials)
+                return actions + [.proceed]
+            case .noInput:
+                phase = .retrying(id, DialogPromptType.timeout)
+                return [
+                    .emit(
+                        .mediaEvent(
+                            moduleID: id, mediaItemID: id, function: .recognizeAudio, event: .timeout, data: [:])),
+                    .proceed,
+                ]
+            }
+        case (.recognitionFailed(let error), .recognizing(let id)):
+            lastError = error
+            phase = .retrying(id, DialogPromptType.srError)
+            return [
+                .emit(
+                    .mediaEvent(
+                        moduleID: id, mediaItemID: id, function: .recognizeAudio, event: .error, data: Self.data(error))
+                ), .proceed,
+            ]
+        case (.recorded(let result), .recording(let id)):
+            var data: JSONObject = ["stopReason": .string(result.stopReason)]
+            if let file = result.file { data.append("file", .string(file.lastPathComponent)) }
+            let module = configuration.flow[id]
+            let target = module?.goTo.stopRecordReasons[result.stopReason] ?? module?.goTo.defaultTarget
+            return [
+                .emit(.mediaEvent(moduleID: id, mediaItemID: id, function: .recordAudio, event: .ended, data: data))
+            ] + leave(id, target: target)
+        case (.recordingFailed(let error), .recording(let id)):
+            return [
+                .emit(
+                    .mediaEvent(
+                        moduleID: id, mediaItemID: id, function: .recordAudio, event: .error, data: Self.data(error)))
+            ] + failure(id, "internalFailure", error)
+        case (.resume, .paused(let id)):
+            return leave(id, target: configuration.flow[id]?.goTo.defaultTarget)
+        case (.stop, _):
+            guard isActive, let id = phase.moduleID else { return [] }
+            let actions = stopMedia() + [.emit(.preModuleEnd(moduleID: id))]
+            phase = .finished
+            return actions + [.finish(.stopped)]
+        case (.interrupt(let target), _):
+            guard isActive, let id = phase.moduleID, configuration.flow[target] != nil else { return [] }
+            let actions = stopMedia() + [.emit(.preModuleEnd(moduleID: id))]
+            transitions = 0
+            return actions + enter(target)
+        default:
+            return []
+        }
+    }
+
+    // MARK: Modules
+
+    private mutating func enter(_ id: String) -> [Action] {
+        guard let module = configuration.flow[id] else {
+            return fail(ParleyError(.internalFailure, "no module \(id) in the flow"))
+        }
+        visit = Visit(moduleID: id)
+        if module.type == .audioDialog || module.type == .audioListener { userIntent = nil }
+        phase = .entering(id)
+        return [.emit(.preModuleStart(moduleID: id)), .proceed]
+    }
+
+    private mutating func run(_ id: String) -> [Action] {
+        guard let module = configuration.flow[id] else { return fail(ParleyError(.internalFailure, "no module \(id)")) }
+        switch module.type {
+        case .node, .runAEC:
+            return leave(id, target: module.goTo.defaultTarget)
+        case .process:
+            for item in module.params("processParams")["setValueForFieldNameCollection"]?.arrayValue ?? [] {
+                guard let name = item["name"]?.stringValue.flatMap(RuntimeFields.reference(in:)),
+                    let value = item["value"]
+                else { continue }
+                fields[name] = fields.resolve(value) ?? value
+            }
+            return leave(id, target: module.goTo.defaultTarget)
+        case .playAudio:
+            let params = module.params("playAudioParams")
+            do {
+                let list = try self.segments(forPlay: params, moduleID: id)
+                return startPlayback(id, itemID: params.string("promptID", fields) ?? id, list, then: .leave)
+            } catch {
+                return failure(id, "loadPromptFailure", error)
+            }
+        case .recordAudio:
+            let play = module.params("recordAudioParams")["recordPlayPromptParams"]?.objectValue ?? [:]
+            if let promptID = play.string("promptID", fields), !(play.bool("recordPromptNoPlay", fields) ?? false) {
+                do {
+                    return startPlayback(
+                        id, itemID: promptID, try segments(promptID, moduleID: id, attempt: 0), then: .record)
+                } catch {
+                    return failure(id, "loadPromptFailure", error)
+                }
+            }
+            return startRecording(id)
+        case .audioDialog:
+            return startAttempt(id, kind: nil)
+        case .audioListener:
+            guard let promptID = module.params("audioListenerParams").string("promptID", fields) else {
+                return failure(
+                    id, "loadPromptFailure", ParleyError(.loadPromptFailure, "audioListener \(id) has no promptID"))
+            }
+            visit.listenerQueue = [promptID]
+            var playback = Playback(moduleID: id, itemID: promptID, then: .recognize)
+            return [
+                .emit(
+                    .mediaEvent(moduleID: id, mediaItemID: promptID, function: .playAudio, event: .started, data: [:]))
+            ] + continuePlayback(&playback)
+        case .pauseResume:
+            phase = .paused(id)
+            return [.waitForResume]
+        default:
+            return failure(
+                id, "internalFailure", ParleyError(.unknownModuleType, "module \(id) has unknown type \(module.type)"))
+        }
+    }
+
+    /// Leaves `id` for `target` (resolved now): `PreModuleEnd`, then the next module on ``Input/proceed``.
+    private mutating func leave(_ id: String, target: String?) -> [Action] {
+        guard let raw = target else {
+            return failure(
+                id, "internalFailure", ParleyError(.missingKey, "module \(id) has no goTo target for this outcome"),
+                isFallback: true)
+        }
+        guard let resolved = fields.resolve(raw) else {
+            return failure(
+                id, "internalFailure",
+                ParleyError(.internalFailure, "goTo target \(raw) of \(id) is an unset runtime field"), isFallback: true
+            )
+        }
+        if !resolved.isEmpty, id != "VF_END", configuration.flow[resolved] == nil {
+            return failure(
+                id, "internalFailure", ParleyError(.danglingGoTo, "goTo target \(resolved) of \(id) names no module"),
+                isFallback: true)
+        }
+        phase = .leaving(id, resolved)
+        return [.emit(.preModuleEnd(moduleID: id)), .proceed]
+    }
+
+    /// Takes the failure route `key` (`loadPromptFailure` falls back to `internalFailure`, both to `DEFAULT`).
+    /// When even that is impossible (or this is already a fallback), the run fails.
+    private mutating func failure(_ id: String, _ key: String, _ error: ParleyError, isFallback: Bool = false)
+        -> [Action]
+    {
+        lastError = error
+        let goTo = configuration.flow[id]?.goTo ?? GoTo()
+        let candidates =
+            key == "loadPromptFailure"
+            ? [goTo.routes["loadPromptFailure"], goTo.routes["internalFailure"]] : [goTo.routes["internalFailure"]]
+        let defaultTarget = isFallback ? nil : goTo.defaultTarget
+        for case let target? in candidates + [defaultTarget] {
+            if let resolved = fields.resolve(target), resolved.isEmpty || configuration.flow[resolved] != nil {
+                phase = .leaving(id, resolved)
+                return [.emit(.preModuleEnd(moduleID: id)), .proceed]
+            }
+        }
+        return fail(error)
+    }
+
+    private mutating func fail(_ error: ParleyError) -> [Action] {
+        lastError = error
+        phase = .finished
+        return [.finish(.failed(error))]
+    }
+
+    // MARK: Playback
+
+    private mutating func startPlayback(
+        _ id: String, itemID: String, _ segments: [PlaybackSegment], then: Playback.Then
+    ) -> [Action] {
+        var playback = Playback(moduleID: id, itemID: itemID, queue: segments, then: then)
+        return [.emit(.mediaEvent(moduleID: id, mediaItemID: itemID, function: .playAudio, event: .started, data: [:]))]
+            + continuePlayback(&playback)
+    }
+
+    private mutating func continuePlayback(_ playback: inout Playback) -> [Action] {
+        let isListener = configuration.flow[playback.moduleID]?.type == .audioListener
+        if isListener, let target = intentTarget(playback.moduleID) {
+            return [
+                .emit(
+                    .mediaEvent(
+                        moduleID: playback.moduleID, mediaItemID: playback.itemID, function: .playAudio,
+                        event: .stopped, data: [:]))
+            ]
+                + leave(playback.moduleID, target: target)
+        }
+        while playback.queue.isEmpty, isListener, !visit.listenerQueue.isEmpty {
+            let promptID = visit.listenerQueue.removeFirst()
+            do {
+                playback.queue = try segments(promptID, moduleID: playback.moduleID, attempt: 0)
+            } catch {
+                return failure(playback.moduleID, "loadPromptFailure", error)
+            }
+        }
+        guard !playback.queue.isEmpty else {
+            let ended = Action.emit(
+                .mediaEvent(
+                    moduleID: playback.moduleID, mediaItemID: playback.itemID, function: .playAudio, event: .ended,
+                    data: [:]))
+            switch playback.then {
+            case .leave:
+                return [ended]
+                    + leave(playback.moduleID, target: configuration.flow[playback.moduleID]?.goTo.defaultTarget)
+            case .record: return [ended] + startRecording(playback.moduleID)
+            case .recognize: return [ended] + startRecognition(playback.moduleID)
+            }
+        }
+        let segment = playback.queue.removeFirst()
+        playback.current = segment
+        phase = .playing(playback)
+        transitions = 0
+        return [
+            .emit(
+                .playAudioSegmentData(
+                    moduleID: playback.moduleID, promptID: segment.promptID, segmentType: segment.type,
+                    audioFile: segment.audioFile, textString: segment.text, textFile: segment.textFile)),
+            .emit(
+                .mediaEvent(
+                    moduleID: playback.moduleID, mediaItemID: segment.promptID, function: .playAudioSegment,
+                    event: .started, data: [:])),
+            .play(segment),
+        ]
+    }
+
+    private mutating func stopMedia() -> [Action] {
+        switch phase {
+        case .playing(let playback), .afterSegment(let playback):
+            var actions: [Action] = []
+            if let segment = playback.current {
+                actions.append(
+                    .emit(
+                        .mediaEvent(
+                            moduleID: playback.moduleID, mediaItemID: segment.promptID, function: .playAudioSegment,
+                            event: .stopped, data: [:])))
+            }
+            actions.append(
+                .emit(
+                    .mediaEvent(
+                        moduleID: playback.moduleID, mediaItemID: playback.itemID, function: .playAudio,
+                        event: .stopped, data: [:])))
+            return actions
+        case .recognizing(let id):
+            return [
+                .emit(.mediaEvent(moduleID: id, mediaItemID: id, function: .recognizeAudio, event: .stopped, data: [:]))
+            ]
+        case .recording(let id):
+            return [
+                .emit(.mediaEvent(moduleID: id, mediaItemID: id, function: .recordAudio, event: .stopped, data: [:]))
+            ]
+        default:
+            return []
+        }
+    }
+
+    // MARK: Prompts
+
+    /// The segments of a `playAudioParams` (or dialog prompt) object: `promptID`, or `promptCollection` chosen by
+    /// `style` (default `single` with a `promptID`, `combo` with a collection).
+    private mutating func segments(forPlay params: JSONObject, moduleID: String, attempt: Int = 0) throws(ParleyError)
+        -> [PlaybackSegment]
+    {
+        let fields = self.fields
+        let collection = (params["promptCollection"]?.arrayValue ?? []).compactMap {
+            $0["promptID"]?.stringValue ?? $0.stringValue
+        }.compactMap { (id: String) -> String? in fields.resolve(id) }
+        let style = PromptStyle(rawValue: params.string("style", fields) ?? (collection.isEmpty ? "single" : "combo"))
+        if collection.isEmpty {
+            guard let promptID = params.string("promptID", fields) else {
+                throw ParleyError(.loadPromptFailure, "\(moduleID) names no prompt (promptID or promptCollection)")
+            }
+            return try segments(promptID, moduleID: moduleID, attempt: attempt)
+        }
+        return try choose(collection, style: style, moduleID: moduleID, attempt: attempt, depth: 0)
+    }
+
+    private mutating func choose(_ ids: [String], style: PromptStyle, moduleID: String, attempt: Int, depth: Int)
+        throws(ParleyError) -> [PlaybackSegment]
+    {
+        switch style {
+        case .select:
+            let index = Int.random(in: 0..<ids.count, using: &random)
+            return try segments(ids[index], moduleID: moduleID, attempt: attempt, depth: depth + 1)
+        case .serial:
+            return try segments(
+                ids[min(attempt, ids.count - 1)], moduleID: moduleID, attempt: attempt, depth: depth + 1)
+        default:
+            var result: [PlaybackSegment] = []
+            for id in ids { result += try segments(id, moduleID: moduleID, attempt: attempt, depth: depth + 1) }
+            return result
+        }
+    }
+
+    /// The segments prompt module `rawID` plays on `attempt` (0 = first).
+    private mutating func segments(_ rawID: String, moduleID: String, attempt: Int, depth: Int = 0) throws(ParleyError)
+        -> [PlaybackSegment]
+    {
+        guard depth < 32 else { throw ParleyError(.promptCycle, "prompt modules nest more than 32 deep at \(rawID)") }
+        guard let id = fields.resolve(rawID), let prompt = configuration.prompts[id] else {
+            throw ParleyError(.loadPromptFailure, "no prompt module \(fields.resolve(rawID) ?? rawID)")
+        }
+        if prompt.style != .single, !prompt.promptCollection.isEmpty {
+            let fields = self.fields
+            return try choose(
+                prompt.promptCollection.compactMap { (id: String) -> String? in fields.resolve(id) },
+                style: prompt.style, moduleID: moduleID, attempt: attempt, depth: depth)
+        }
+        let json = prompt.json
+        let text = json.string("textString", fields).flatMap { $0.isEmpty ? nil : $0 }
+        let textFile = json.string("textFile", fields).flatMap { $0.isEmpty ? nil : $0 }
+        let ssml = json.bool("textIsSSML", fields) ?? false
+        let startPosition = json["audioPlaybackParams"]?.objectValue?.int("startPosMs", fields)
+        func segment(
+            _ type: AudioSegmentType, audio: String? = nil, text: String? = nil, file: String? = nil,
+            language: String = "en-US"
+        ) -> PlaybackSegment {
+            PlaybackSegment(
+                moduleID: moduleID, promptID: id, type: type, audioFile: audio, text: text, textFile: file,
+                isSSML: ssml && type != .audioFile, language: language, startPosition: startPosition)
+        }
+        if let audio = json.string("audioFile", fields), !audio.isEmpty {
+            if configuration.audioFileExists(audio) { return [segment(.audioFile, audio: audio, text: text)] }
+            if let entry = configuration.audioToText[audio], let mapped = fields.resolve(entry.textString) {
+                return [segment(.textString, audio: audio, text: mapped, language: entry.textLanguage)]
+            }
+            if let text { return [segment(.textString, audio: audio, text: text)] }
+            if let textFile { return [segment(.textFile, audio: audio, file: textFile)] }
+            throw ParleyError(
+                .loadPromptFailure, "prompt \(id): audio file \(audio) is missing and there is no text for it")
+        }
+        if let text { return [segment(.textString, text: text)] }
+        if let textFile { return [segment(.textFile, file: textFile)] }
+        throw ParleyError(.loadPromptFailure, "prompt \(id) has nothing to play")
+    }
+
+    // MARK: Dialogs and listeners
+
+    /// Plays the prompts of a dialog attempt (`kind` nil = first attempt), then listens.
+    private mutating func startAttempt(_ id: String, kind: String?) -> [Action] {
+        let params = configuration.flow[id]?.params("audioDialogParams") ?? [:]
+        let prompts = (params["dialogPromptCollection"]?.arrayValue ?? []).compactMap(\.objectValue)
+        func of(_ type: String) -> [JSONObject] {
+            prompts.filter { ($0["type"]?.stringValue ?? DialogPromptType.initial) == type }
+        }
+        var chosen: [(JSONObject, Int)] = []
+        if let kind, !of(kind).isEmpty {
+            chosen = of(kind).map { ($0, visit.count(kind) - 1) }
+        } else {
+            if !visit.playedPreInitial { chosen = of(DialogPromptType.preInitial).map { ($0, 0) } }
+            chosen += of(DialogPromptType.initial).map { ($0, visit.attempts) }
+        }
+        visit.playedPreInitial = true
+        visit.attempts += 1
+        var segments: [PlaybackSegment] = []
+        do {
+            for (prompt, attempt) in chosen {
+                segments += try self.segments(forPlay: prompt, moduleID: id, attempt: attempt)
+            }
+        } catch {
+            return failure(id, "loadPromptFailure", error)
+        }
+        if segments.isEmpty { return startRecognition(id) }
+        return startPlayback(id, itemID: id, segments, then: .recognize)
+    }
+
+    private mutating func startRecognition(_ id: String) -> [Action] {
+        guard let module = configuration.flow[id] else { return fail(ParleyError(.internalFailure, "no module \(id)")) }
+        let recognize = module.params("recognizeAudioParams")
+        let stop = module.params("recordAudioParams")["stopRecordParams"]?.objectValue ?? [:]
+        let timeout =
+            stop.int("maxPreSpeechSilenceLengthMs", fields).map { Duration.milliseconds($0) }
+            ?? configuration.defaultNoInputTimeout
+        let plan = RecognitionPlan(
+            moduleID: id,
+            locale: recognize.string("srLocale", fields) ?? "en-US",
+            engine: recognize.string("srEngine", fields),
+            phrases: module.goTo.userInputs.map(\.input),
+            noInputTimeout: timeout,
+            partialResults: (recognize["srSessionParams"]?.objectValue ?? [:]).bool("enablePartialResults", fields)
+                ?? false
+        )
+        userIntent = nil
+        phase = .recognizing(id)
+        transitions = 0
+        return [
+            .emit(.mediaEvent(moduleID: id, mediaItemID: id, function: .recognizeAudio, event: .started, data: [:])),
+            .recognize(plan),
+        ]
+    }
+
+    private mutating func startRecording(_ id: String) -> [Action] {
+        let params = configuration.flow[id]?.params("recordAudioParams") ?? [:]
+        let stop = params["stopRecordParams"]?.objectValue ?? [:]
+        func limit(_ key: String) -> Duration? {
+            guard let ms = stop.int(key, fields), ms > 0 else { return nil }
+            return .milliseconds(ms)
+        }
+        let plan = RecordingPlan(
+            moduleID: id, fileName: (params.string("id", fields) ?? id) + ".wav",
+            maxLength: limit("maxAudioLengthMs") ?? limit("maxRecordLengthMs"),
+            maxPreSpeechSilence: limit("maxPreSpeechSilenceLengthMs"),
+            maxPostSpeechSilence: limit("maxPostSpeechSilenceLengthMs"))
+        phase = .recording(id)
+        transitions = 0
+        return [
+            .emit(.mediaEvent(moduleID: id, mediaItemID: id, function: .recordAudio, event: .started, data: [:])),
+            .record(plan),
+        ]
+    }
+
+    private func intentTarget(_ id: String) -> String? {
+        guard let intent = userIntent else { return nil }
+        return configuration.flow[id]?.goTo.userIntents.first { $0.intent == intent }?.target
+    }
+
+    /// After the `SRHypothesis` callbacks: intents, then input matches, then DEFAULT or garbage.
+    private mutating func evaluate(_ id: String, hypothesis: String, partials: [String]) -> [Action] {
+        guard let module = configuration.flow[id] else { return fail(ParleyError(.internalFailure, "no module \(id)")) }
+        if visit.rejected { return retry(id, kind: DialogPromptType.garbage) }
+        if let target = intentTarget(id) { return leave(id, target: target) }
+        if let route = module.goTo.userInputs.first(where: { $0.matches(hypothesis) })
+            ?? module.goTo.userInputs.first(where: { route in
+                route.matchesPartialHypotheses && partials.contains(where: route.matches)
+            })
+        {
+            return leave(id, target: route.target)
+        }
+        if module.goTo.userInputs.isEmpty, module.goTo.userIntents.isEmpty {
+            return leave(id, target: module.goTo.defaultTarget)
+        }
+        return retry(id, kind: DialogPromptType.garbage)
+    }
+
+    /// Counts a timeout, garbage or recognition error; retries with that kind's prompt or takes the max-count route.
+    private mutating func retry(_ id: String, kind: String) -> [Action] {
+        guard let module = configuration.flow[id] else { return fail(ParleyError(.internalFailure, "no module \(id)")) }
+        let routeKey =
+            ["timeout": "maxTimeoutCount", "garbage": "maxGarbageCount", "sr_error": "maxSRErrorCount"][kind]
+            ?? "internalFailure"
+        visit.counts[kind, default: 0] += 1
+        if module.type == .audioDialog {
+            let maxima = module.params("audioDialogParams")["maxRetryCount"]?.objectValue ?? [:]
+            let limit = maxima.int(kind, fields) ?? Self.defaultRetries[kind] ?? 2
+            if visit.count(kind) <= limit { return startAttempt(id, kind: kind) }
+        }
+        return leave(id, target: module.goTo.routes[routeKey] ?? module.goTo.defaultTarget)
+    }
+
+    /// Retries allowed after the first attempt when `maxRetryCount` does not say.
+    public static let defaultRetries = ["timeout": 2, "garbage": 2, "sr_error": 1]
+
+    private static func data(_ error: ParleyError) -> JSONObject {
+        ["code": .string(error.code.rawValue), "message": .string(error.message)]
+    }
+}
+
+/// A concrete generator around an existential one, so generic APIs such as `Int.random(in:using:)` take it.
+private struct AnyRandom: RandomNumberGenerator, Sendable {
+    var base: any RandomNumberGenerator & Sendable
+    mutating func next() -> UInt64 { base.next() }
+}
+
+extension Engine {
+    private enum Phase: Sendable {
+        case idle
+        case entering(String)
+        case playing(Playback)
+        case afterSegment(Playback)
+        case recognizing(String)
+        case reviewing(String, String, [String])
+        case retrying(String, String)
+        case recording(String)
+        case leaving(String, String)
+        case paused(String)
+        case finished
+
+        var moduleID: String? {
+            switch self {
+            case .idle, .finished: nil
+            case .entering(let id), .recognizing(let id), .reviewing(let id, _, _), .retrying(let id, _),
+                .recording(let id),
+                .leaving(let id, _), .paused(let id):
+                id
+            case .playing(let playback), .afterSegment(let playback): playback.moduleID
+            }
+        }
+    }
+
+    private struct Playback: Sendable {
+        enum Then: Sendable { case leave, record, recognize }
+        var moduleID: String
+        var itemID: String
+        var queue: [PlaybackSegment] = []
+        var current: PlaybackSegment?
+        var then: Then
+    }
+
+    /// What the engine remembers about the current module visit: reset on every entry.
+    private struct Visit: Sendable {
+        var moduleID: String
+        var counts: [String: Int] = [:]
+        var attempts = 0
+        var playedPreInitial = false
+        var rejected = false
+        var listenerQueue: [String] = []
+
+        func count(_ kind: String) -> Int { counts[kind] ?? 0 }
+    }
+}
+
+/// One segment to play: one prompt module's audio file or text.
+public struct PlaybackSegment: Sendable, Hashable {
+    /// The module playing it.
+    public var moduleID: String
+    /// The prompt module.
+    public var promptID: String
+    /// Audio file, text or text file.
+    public var type: AudioSegmentType
+    /// The audio file name (also set for text that stands in for a missing file).
+    public var audioFile: String?
+    /// The text to synthesise.
+    public var text: String?
+    /// The text file to synthesise.
+    public var textFile: String?
+    /// Whether the text is SSML.
+    public var isSSML: Bool
+    /// The text's language.
+    public var language: String
+    /// Where to start, in milliseconds (`audioPlaybackParams.startPosMs`).
+    public var startPosition: Int?
+
+    /// Creates a segment.
+    public init(
+        moduleID: String, promptID: String, type: AudioSegmentType, audioFile: String? = nil, text: String? = nil,
+        textFile: String? = nil, isSSML: Bool = false, language: String = "en-US", startPosition: Int? = nil
+    ) {
+        self.moduleID = moduleID
+        self.promptID = promptID
+        self.type = type
+        self.audioFile = audioFile
+        self.text = text
+        self.textFile = textFile
+        self.isSSML = isSSML
+        self.language = language
+        self.startPosition = startPosition
+    }
+}
+
+/// How to listen.
+public struct RecognitionPlan: Sendable, Hashable {
+    /// The module listening.
+    public var moduleID: String
+    /// `srLocale`.
+    public var locale: String
+    /// `srEngine`, if the module names one.
+    public var engine: String?
+    /// The `goToForUserInput` inputs: a grammar for engines that take one.
+    public var phrases: [String]
+    /// `maxPreSpeechSilenceLengthMs`, or the configured default.
+    public var noInputTimeout: Duration
+    /// `srSessionParams.enablePartialResults`.
+    public var partialResults: Bool
+}
+
+/// How to record.
+public struct RecordingPlan: Sendable, Hashable {
+    /// The module recording.
+    public var moduleID: String
+    /// The file name, in the record-audio folder.
+    public var fileName: String
+    /// `maxAudioLengthMs` (or `maxRecordLengthMs`); `nil` when 0 or unset.
+    public var maxLength: Duration?
+    /// `maxPreSpeechSilenceLengthMs`; `nil` when 0 or unset.
+    public var maxPreSpeechSilence: Duration?
+    /// `maxPostSpeechSilenceLengthMs`; `nil` when 0 or unset.
+    public var maxPostSpeechSilence: Duration?
+}

@@ -1,0 +1,116 @@
+import Foundation
+public import ParleyCore
+
+/// The runtime-field store shared by a flow and its application: `$[Name]` in a flow reads a field, `process`
+/// modules write fields, the application sets, gets and resets them.
+///
+/// Values are JSON values (strings, numbers, booleans). Names are the text between `$[` and `]`.
+public struct RuntimeFields: Sendable, Hashable {
+    /// The fields by name.
+    public private(set) var values: [String: JSONValue] = [:]
+
+    /// An empty store.
+    public init(_ values: [String: JSONValue] = [:]) {
+        self.values = values
+    }
+
+    /// The value of `name`.
+    public subscript(name: String) -> JSONValue? {
+        get { values[name] }
+        set { values[name] = newValue }
+    }
+
+    /// Removes `name`; returns whether it was set.
+    @discardableResult
+    public mutating func reset(_ name: String) -> Bool {
+        values.removeValue(forKey: name) != nil
+    }
+
+    /// The field name of a whole-value reference `$[Name]`, or `nil` when `text` is not exactly one reference.
+    public static func reference(in text: String) -> String? {
+        guard text.hasPrefix("$["), text.hasSuffix("]"), text.count > 3 else { return nil }
+        let name = text.dropFirst(2).dropLast()
+        guard !name.contains("$["), !name.contains("]") else { return nil }
+        return String(name)
+    }
+
+    /// Resolves a string: a whole-value reference gives the field's value as text (`nil` when unset); other text
+    /// has each `$[Name]` replaced by its value (an unset field by nothing). `$$[` writes a literal `$[`.
+    public func resolve(_ text: String) -> String? {
+        if let name = Self.reference(in: text) {
+            return values[name].map(Self.text(of:))
+        }
+        guard text.contains("$[") else { return text }
+        var output = ""
+        var rest = text[...]
+        while let start = rest.range(of: "$[") {
+            if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
+                output += rest[..<rest.index(before: start.lowerBound)]
+                output += "$["
+                rest = rest[start.upperBound...]
+                continue
+            }
+            guard let end = rest[start.upperBound...].firstIndex(of: "]") else { break }
+            output += rest[..<start.lowerBound]
+            output += values[String(rest[start.upperBound..<end])].map(Self.text(of:)) ?? ""
+            rest = rest[rest.index(after: end)...]
+        }
+        return output + rest
+    }
+
+    /// Resolves a JSON value: strings as in ``resolve(_:)``, other values unchanged.
+    public func resolve(_ value: JSONValue) -> JSONValue? {
+        if case .string(let text) = value {
+            if let name = Self.reference(in: text) { return values[name] }
+            return resolve(text).map(JSONValue.string)
+        }
+        return value
+    }
+
+    /// A value as text: strings as they are, integers without a fraction, booleans as `true`/`false`.
+    public static func text(of value: JSONValue) -> String {
+        switch value {
+        case .string(let text): return text
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let number):
+            if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
+            return String(number)
+        case .null: return ""
+        default: return value.description
+        }
+    }
+}
+
+extension JSONObject {
+    /// The string at `key`, resolved with `fields`.
+    func string(_ key: String, _ fields: RuntimeFields) -> String? {
+        guard let raw = self[key]?.stringValue else { return nil }
+        return fields.resolve(raw)
+    }
+
+    /// The boolean at `key`, overridden by a valid `keyRuntime` field (`true`/`false`, a boolean, or 0/1).
+    func bool(_ key: String, _ fields: RuntimeFields) -> Bool? {
+        if let runtime = self[key + "Runtime"]?.stringValue, let value = fields.resolve(.string(runtime)) {
+            switch value {
+            case .bool(let flag): return flag
+            case .string(let text) where text.lowercased() == "true": return true
+            case .string(let text) where text.lowercased() == "false": return false
+            case .number(let number) where number == 0 || number == 1: return number == 1
+            default: break
+            }
+        }
+        return self[key]?.boolValue
+    }
+
+    /// The integer at `key`, overridden by a valid `keyRuntime` field (an integer or integer text).
+    func int(_ key: String, _ fields: RuntimeFields) -> Int? {
+        if let runtime = self[key + "Runtime"]?.stringValue, let value = fields.resolve(.string(runtime)) {
+            switch value {
+            case .number(let number) where number.rounded() == number: return Int(number)
+            case .string(let text): if let number = Int(text.trimmingCharacters(in: .whitespaces)) { return number }
+            default: break
+            }
+        }
+        return self[key]?.intValue
+    }
+}

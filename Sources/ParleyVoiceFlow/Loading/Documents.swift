@@ -1,0 +1,287 @@
+public import Foundation
+public import ParleyCore
+
+/// A loaded voice flow: its modules in file order.
+///
+/// ```swift
+/// let flow = try VoiceFlow(parsing: json)
+/// let report = Validator.validate(flow, prompts: prompts)
+/// ```
+public struct VoiceFlow: Sendable, Hashable {
+    /// The modules, in file order.
+    public var modules: [Module]
+
+    /// Creates a flow from modules.
+    public init(modules: [Module]) {
+        self.modules = modules
+    }
+
+    /// Parses a voice-flow file's text (trailing commas accepted, version 1 keys renamed to version 2 ones).
+    /// - Throws: ``ParleyError`` when the text is not JSON, not an array of objects, or a module has no string `id`.
+    ///   Everything else is left to ``Validator``.
+    public init(parsing text: String) throws(ParleyError) {
+        try self.init(json: LenientJSON.parse(text))
+    }
+
+    /// Builds a flow from parsed JSON.
+    public init(json: JSONValue) throws(ParleyError) {
+        guard case .array(let items) = json else {
+            throw ParleyError(
+                .wrongType, "a voice flow is a JSON array of modules, not \(json.typeName)", path: JSONPath())
+        }
+        var modules: [Module] = []
+        for (index, item) in items.enumerated() {
+            let path = JSONPath([.index(index)])
+            guard case .object(let raw) = item else {
+                throw ParleyError(.wrongType, "a module is an object, not \(item.typeName)", path: path)
+            }
+            let object = VersionAliases.canonical(module: raw)
+            guard let id = object["id"]?.stringValue else {
+                throw ParleyError(.missingKey, "module \(index) has no string \"id\"", path: path)
+            }
+            modules.append(
+                Module(
+                    id: id,
+                    type: ModuleType(rawValue: object["type"]?.stringValue ?? ""),
+                    name: object["name"]?.stringValue,
+                    goTo: GoTo(json: object["goTo"]),
+                    json: object
+                ))
+        }
+        self.modules = modules
+    }
+
+    /// Loads a voice-flow file.
+    public init(contentsOf url: URL) throws(ParleyError) {
+        try self.init(parsing: try readText(url))
+    }
+
+    /// The first module with `id`.
+    public subscript(id: String) -> Module? {
+        modules.first { $0.id == id }
+    }
+}
+
+/// A set of audio prompt modules by id.
+public struct PromptLibrary: Sendable, Hashable {
+    /// The prompt modules, in load order (a later one with the same id replaces an earlier one).
+    public private(set) var prompts: [PromptModule] = []
+    private var index: [String: Int] = [:]
+
+    /// An empty library.
+    public init() {}
+
+    /// A library of `prompts`.
+    public init(_ prompts: [PromptModule]) {
+        for prompt in prompts { add(prompt) }
+    }
+
+    /// Parses an Audio Prompt Module list (trailing commas accepted).
+    /// - Throws: ``ParleyError`` when the text is not a JSON array of objects with string ids.
+    public init(parsing text: String) throws(ParleyError) {
+        self.init()
+        try merge(parsing: text)
+    }
+
+    /// Loads an Audio Prompt Module list file.
+    public init(contentsOf url: URL) throws(ParleyError) {
+        try self.init(parsing: try readText(url))
+    }
+
+    /// Adds the prompt modules of another list; ids already present are replaced.
+    public mutating func merge(parsing text: String) throws(ParleyError) {
+        let json = try LenientJSON.parse(text)
+        guard case .array(let items) = json else {
+            throw ParleyError(
+                .wrongType, "an audio prompt module list is a JSON array, not \(json.typeName)", path: JSONPath())
+        }
+        for (position, item) in items.enumerated() {
+            let path = JSONPath([.index(position)])
+            guard case .object(let object) = item else {
+                throw ParleyError(.wrongType, "an audio prompt module is an object, not \(item.typeName)", path: path)
+            }
+            guard let id = object["id"]?.stringValue else {
+                throw ParleyError(.missingKey, "audio prompt module \(position) has no string \"id\"", path: path)
+            }
+            let collection = object["promptCollection"]?.arrayValue ?? []
+            add(
+                PromptModule(
+                    id: id,
+                    style: PromptStyle(
+                        rawValue: object["style"]?.stringValue ?? (collection.isEmpty ? "single" : "combo")),
+                    audioFile: object["audioFile"]?.stringValue,
+                    textString: object["textString"]?.stringValue,
+                    textFile: object["textFile"]?.stringValue,
+                    textIsSSML: object["textIsSSML"]?.boolValue ?? false,
+                    promptCollection: collection.compactMap { $0["promptID"]?.stringValue ?? $0.stringValue },
+                    json: object
+                ))
+        }
+    }
+
+    /// Adds or replaces a prompt module.
+    public mutating func add(_ prompt: PromptModule) {
+        if let existing = index[prompt.id] {
+            prompts[existing] = prompt
+        } else {
+            index[prompt.id] = prompts.count
+            prompts.append(prompt)
+        }
+    }
+
+    /// The prompt module with `id`.
+    public subscript(id: String) -> PromptModule? {
+        index[id].map { prompts[$0] }
+    }
+}
+
+/// Audio file name → text to synthesise when the file cannot be played.
+public struct AudioToTextMap: Sendable, Hashable {
+    /// The entries by audio file name.
+    public private(set) var entries: [String: AudioToTextEntry] = [:]
+
+    /// An empty map.
+    public init() {}
+
+    /// A map of `entries`.
+    public init(_ entries: [AudioToTextEntry]) {
+        for entry in entries { self.entries[entry.audioFile] = entry }
+    }
+
+    /// Parses an Audio-to-Text map (trailing commas accepted; `_COMMENT_` and `_audioFile` ignored).
+    /// - Throws: ``ParleyError`` when an entry lacks a string `audioFile` or `textString`.
+    public init(parsing text: String) throws(ParleyError) {
+        self.init()
+        try merge(parsing: text)
+    }
+
+    /// Loads an Audio-to-Text map file.
+    public init(contentsOf url: URL) throws(ParleyError) {
+        try self.init(parsing: try readText(url))
+    }
+
+    /// Adds the entries of another map; file names already present are replaced.
+    public mutating func merge(parsing text: String) throws(ParleyError) {
+        let json = try LenientJSON.parse(text)
+        guard case .array(let items) = json else {
+            throw ParleyError(
+                .wrongType, "an audio-to-text map is a JSON array, not \(json.typeName)", path: JSONPath())
+        }
+        for (position, item) in items.enumerated() {
+            let path = JSONPath([.index(position)])
+            guard let audioFile = item["audioFile"]?.stringValue else {
+                throw ParleyError(
+                    .missingKey, "audio-to-text entry \(position) has no string \"audioFile\"", path: path)
+            }
+            guard let textString = item["textString"]?.stringValue else {
+                throw ParleyError(
+                    .missingKey, "audio-to-text entry \(position) has no string \"textString\"", path: path)
+            }
+            entries[audioFile] = AudioToTextEntry(
+                audioFile: audioFile, textString: textString, textLanguage: item["textLanguage"]?.stringValue ?? "en-US"
+            )
+        }
+    }
+
+    /// The entry for `audioFile`.
+    public subscript(audioFile: String) -> AudioToTextEntry? {
+        entries[audioFile]
+    }
+}
+
+extension GoTo {
+    /// Reads a `goTo` object leniently; the validator reports what is wrong with it.
+    init(json: JSONValue?) {
+        self.init()
+        guard let object = json?.objectValue else { return }
+        defaultTarget = object["DEFAULT"]?.stringValue
+        for key in Self.routeKeys { if let target = object[key]?.stringValue { routes[key] = target } }
+        for item in object["userIntentCollection"]?.arrayValue ?? [] {
+            if let intent = item["intent"]?.stringValue, let target = item["goTo"]?.stringValue {
+                userIntents.append(IntentRoute(intent: intent, target: target))
+            }
+        }
+        for item in object["goToForUserInput"]?.arrayValue ?? [] {
+            if let input = item["input"]?.stringValue, let target = item["goTo"]?.stringValue {
+                userInputs.append(
+                    InputRoute(
+                        input: input,
+                        comparator: item["comparator"]?.stringValue.flatMap(InputRoute.Comparator.init(rawValue:))
+                            ?? .equals,
+                        matchesPartialHypotheses: item["enablePartialSRHypothsis"]?.boolValue ?? false,
+                        target: target))
+            }
+        }
+        for member in object["goToForStopRecordReason"]?.objectValue ?? [:] {
+            if let target = member.value.stringValue { stopRecordReasons[member.key] = target }
+        }
+    }
+}
+
+/// Version 1 (BZVoiceFlow) key names and their version 2 (STVoiceFlow) equivalents.
+enum VersionAliases {
+    /// Keys renamed wherever they appear.
+    static let renamed: [String: String] = [
+        "languageCode": "srLocale",
+        "appleSRSessionParams": "srSessionParams",
+        "pocketSphinxSRSessionParams": "srSessionParams",
+        "enablePartialSRHypothesis": "enablePartialSRHypothsis",
+    ]
+
+    /// `module` with version 1 keys renamed (a version 2 key present wins over its alias).
+    static func canonical(module: JSONObject) -> JSONObject {
+        var object = rename(module)
+        if var record = object["recordAudioParams"]?.objectValue {
+            var play = record["recordPlayPromptParams"]?.objectValue ?? [:]
+            var moved = false
+            if let promptID = record["promptID"] {
+                if play["promptID"] == nil { play.append("promptID", promptID) }
+                record = record.removing("promptID")
+                moved = true
+            }
+            if let fromPrompt = record["recordFromPrompt"] {
+                if play["recordPromptNoPlay"] == nil { play.append("recordPromptNoPlay", fromPrompt) }
+                record = record.removing("recordFromPrompt")
+                moved = true
+            }
+            if moved {
+                record = record.removing("recordPlayPromptParams")
+                record.append("recordPlayPromptParams", .object(play))
+                object = replacing("recordAudioParams", with: .object(record), in: object)
+            }
+        }
+        return object
+    }
+
+    private static func rename(_ object: JSONObject) -> JSONObject {
+        var result = JSONObject()
+        for member in object {
+            let key = renamed[member.key].flatMap { object[$0] == nil ? $0 : nil } ?? member.key
+            result.append(key, rename(member.value))
+        }
+        return result
+    }
+
+    private static func rename(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let object): .object(rename(object))
+        case .array(let items): .array(items.map(rename))
+        default: value
+        }
+    }
+
+    private static func replacing(_ key: String, with value: JSONValue, in object: JSONObject) -> JSONObject {
+        var result = JSONObject()
+        for member in object { result.append(member.key, member.key == key ? value : member.value) }
+        return result
+    }
+}
+
+/// Reads a UTF-8 text file, as a ``ParleyError``.
+func readText(_ url: URL) throws(ParleyError) -> String {
+    do {
+        return try String(contentsOf: url, encoding: .utf8)
+    } catch {
+        throw ParleyError(.fileNotFound, "cannot read \(url.path)", underlying: error)
+    }
+}

@@ -1,0 +1,559 @@
+public import Foundation
+public import ParleyCore
+public import ParleySpeech
+
+/// Runs voice flows with speech engines: the actor that performs an ``Engine``'s actions.
+///
+/// ```swift
+/// let runner = VoiceFlowRunner(recognizer: PocketsphinxRecognizer(), player: SilentPlayer(), recorder: microphone)
+/// try await runner.loadPrompts(json: promptsJSON)
+/// try await runner.loadVoiceFlow(json: flowJSON)
+/// Task { for await event in runner.events { print(event) } }
+/// let reason = try await runner.run()
+/// ```
+///
+/// Callbacks go, in order and one at a time, to ``events`` and to the delegate; the runner waits for the delegate
+/// before it continues. The clock stamps ``history``; the random generator chooses `select` prompts.
+public actor VoiceFlowRunner {
+    /// A callback with the time it happened, measured on the runner's clock from the start of the run.
+    public struct TimedEvent: Sendable, Hashable {
+        /// Time since ``run()`` started.
+        public var elapsed: Duration
+        /// The callback.
+        public var event: VoiceFlowEvent
+    }
+
+    /// Every callback of the runner's life, in order. The stream ends when the runner is deallocated.
+    public nonisolated let events: AsyncStream<VoiceFlowEvent>
+    private let sink: AsyncStream<VoiceFlowEvent>.Continuation
+
+    /// The callbacks of the current (or last) run, with their times.
+    public private(set) var history: [TimedEvent] = []
+    /// The last error: a load or validation failure, a failure route taken, or why a run failed.
+    public private(set) var lastError: ParleyError?
+
+    private let synthesizer: (any SpeechSynthesizer)?
+    private let recognizer: any SpeechRecognizer
+    private let player: any AudioPlayer
+    private let recorder: (any AudioRecorder)?
+    private let elapsed: @Sendable () -> Duration
+    private var random: any RandomNumberGenerator & Sendable
+
+    private var flow: VoiceFlow?
+    private var prompts = PromptLibrary()
+    private var audioToText = AudioToTextMap()
+    private var locations = ResourceLocations()
+    private var delegate: (any VoiceFlowDelegate)?
+    private var pronunciations = Pronunciations()
+    private var selectedVoices: [String: String] = [:]
+    private var storedFields = RuntimeFields()
+    private var storedIntent: String?
+    private var logLevels: [String: LogLevel] = [:]
+    /// The log level of the runner itself (default `default`).
+    public private(set) var logLevel: LogLevel = .default
+    /// Receives log lines at or below the level of their module (or the runner's).
+    private var logHandler: (@Sendable (LogLevel, String) -> Void)?
+
+    private var engine: Engine?
+    private var mediaTask: Task<Engine.Input, Never>?
+    private var control: Engine.Input?
+    private var resumeWaiter: CheckedContinuation<Void, Never>?
+
+    /// Creates a runner.
+    /// - Parameters:
+    ///   - synthesizer: Lists voices (playback synthesises through `player`).
+    ///   - recognizer: Recognises the user's speech.
+    ///   - player: Plays audio files and text.
+    ///   - recorder: Captures the user's audio; when set, recognition gets the recorded file. `recordAudio`
+    ///     modules need it.
+    ///   - clock: Stamps ``history``.
+    ///   - random: Chooses `select` prompts; pass a seeded generator for repeatable runs.
+    public init<C: Clock>(
+        synthesizer: (any SpeechSynthesizer)? = nil, recognizer: any SpeechRecognizer, player: any AudioPlayer,
+        recorder: (any AudioRecorder)? = nil, clock: C = ContinuousClock(),
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) where C.Duration == Duration {
+        let (stream, continuation) = AsyncStream.makeStream(of: VoiceFlowEvent.self)
+        events = stream
+        sink = continuation
+        self.synthesizer = synthesizer
+        self.recognizer = recognizer
+        self.player = player
+        self.recorder = recorder
+        let start = clock.now
+        self.elapsed = { start.duration(to: clock.now) }
+        self.random = random
+    }
+
+    deinit {
+        sink.finish()
+    }
+
+    // MARK: Loading
+
+    /// Loads a voice flow from JSON text, replacing the loaded one.
+    /// - Throws: ``ParleyError`` when it does not parse, or the ``Validator`` finds errors (warnings pass).
+    public func loadVoiceFlow(json: String) throws(ParleyError) {
+        try record { () throws(ParleyError) in
+            let flow = try VoiceFlow(parsing: json)
+            if let error = Validator.validate(flow).first(where: { $0.severity == .error }) { throw error.error }
+            self.flow = flow
+        }
+    }
+
+    /// Loads a voice-flow file (a relative name is resolved in the `FC_VOICEFLOW` folder, language folder first).
+    public func loadVoiceFlow(file: String) throws(ParleyError) {
+        try loadVoiceFlow(json: try readResource(file, .voiceFlow))
+    }
+
+    /// Loads audio prompt modules from JSON text; they are added to those loaded before (same id: replaced).
+    public func loadPrompts(json: String) throws(ParleyError) {
+        try record { () throws(ParleyError) in
+            var library = prompts
+            try library.merge(parsing: json)
+            if let error = Validator.validate(library).first(where: { $0.severity == .error }) { throw error.error }
+            prompts = library
+        }
+    }
+
+    /// Loads an audio prompt module file (resolved in the `FC_VOICEFLOW` folder).
+    public func loadPrompts(file: String) throws(ParleyError) {
+        try loadPrompts(json: try readResource(file, .voiceFlow))
+    }
+
+    /// Loads an Audio-to-Text map from JSON text, adding to the loaded entries.
+    public func loadAudioToTextMap(json: String) throws(ParleyError) {
+        try record { () throws(ParleyError) in try audioToText.merge(parsing: json) }
+    }
+
+    /// Loads an Audio-to-Text map file (resolved in the `FC_VOICEFLOW` folder).
+    public func loadAudioToTextMap(file: String) throws(ParleyError) {
+        try loadAudioToTextMap(json: try readResource(file, .voiceFlow))
+    }
+
+    /// Validates the loaded flow against the loaded prompt modules.
+    public func validate() -> [Diagnostic] {
+        guard let flow else { return [] }
+        return Validator.validate(flow, prompts: prompts)
+    }
+
+    /// Sets the folder of a file category (`setMediaResourceLocation`). For ``ResourceLocations/FileCategory/recordAudio``
+    /// the folder is created.
+    public func setResourceLocation(_ folder: URL, for category: ResourceLocations.FileCategory) throws(ParleyError) {
+        if category == .recordAudio {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw recorded(ParleyError(.fileNotFound, "cannot create \(folder.path)", underlying: error))
+            }
+        }
+        locations.folders[category] = folder
+    }
+
+    /// Sets the language folder (default `en-US`).
+    public func setLanguageFolder(_ name: String) {
+        locations.languageFolder = name
+    }
+
+    /// The resource locations.
+    public var resourceLocations: ResourceLocations { locations }
+
+    /// Sets (or clears) the delegate.
+    public func setDelegate(_ delegate: (any VoiceFlowDelegate)?) {
+        self.delegate = delegate
+    }
+
+    // MARK: Speech synthesis
+
+    /// Adds speech-synthesis aliases.
+    public func loadAliases(_ aliases: [String: String]) {
+        pronunciations.aliases.merge(aliases) { _, new in new }
+    }
+
+    /// Adds the aliases of a `word: alias` file (`#` lines ignored; resolved in `FC_SPEECH_SYNTHESIS`).
+    public func loadAliases(file: String) throws(ParleyError) {
+        let text = try readResource(file, .speechSynthesis)
+        try record { () throws(ParleyError) in try pronunciations.loadAliases(from: text) }
+    }
+
+    /// Adds IPA phonemes.
+    public func loadPhonemes(_ phonemes: [String: String]) {
+        pronunciations.phonemes.merge(phonemes) { _, new in new }
+    }
+
+    /// Adds the phonemes of a `word: ipa` file (`#` lines ignored; resolved in `FC_SPEECH_SYNTHESIS`).
+    public func loadPhonemes(file: String) throws(ParleyError) {
+        let text = try readResource(file, .speechSynthesis)
+        try record { () throws(ParleyError) in try pronunciations.loadPhonemes(from: text) }
+    }
+
+    /// The loaded aliases and phonemes.
+    public var loadedPronunciations: Pronunciations { pronunciations }
+
+    /// The synthesizer's voices (`getSSVoices`); empty without a synthesizer.
+    public func voices() async throws(ParleyError) -> [ParleySpeech.Voice] {
+        guard let synthesizer else { return [] }
+        return try await synthesizer.voices()
+    }
+
+    /// Selects the voice text is spoken with, by identifier.
+    public func selectVoice(_ identifier: String) {
+        selectedVoices[synthesizer?.engine ?? ""] = identifier
+    }
+
+    /// The selected voice (`getSelectedSSVoice`), or `nil` when none was selected or it is not in the list.
+    public func selectedVoice() async throws(ParleyError) -> ParleySpeech.Voice? {
+        guard let identifier = selectedVoices[synthesizer?.engine ?? ""] else { return nil }
+        return try await voices().first { $0.identifier == identifier }
+    }
+
+    // MARK: Logging
+
+    /// Sets the runner's log level and, optionally, a handler for log lines.
+    public func setLogLevel(_ level: LogLevel, handler: (@Sendable (LogLevel, String) -> Void)? = nil) {
+        logLevel = level
+        if let handler { logHandler = handler }
+    }
+
+    /// Sets log levels per module: voice-flow module ids, or the media components `AudioPlayer`, `AudioRecorder`,
+    /// `SpeechRecognizer`.
+    public func setModuleLogLevels(_ levels: [String: LogLevel]) {
+        logLevels.merge(levels) { _, new in new }
+    }
+
+    /// The level that applies to `module`.
+    public func logLevel(for module: String) -> LogLevel {
+        logLevels[module] ?? logLevel
+    }
+
+    private func log(_ level: LogLevel, _ module: String?, _ message: String) {
+        guard let logHandler, level != .none, level <= (module.map(logLevel(for:)) ?? logLevel) else { return }
+        logHandler(level, message)
+    }
+
+    // MARK: Runtime fields and intents
+
+    /// Sets a runtime field (`setVoiceflowRuntimeField`).
+    public func setRuntimeField(_ name: String, _ value: JSONValue) {
+        if engine != nil { engine!.fields[name] = value } else { storedFields[name] = value }
+    }
+
+    /// A runtime field's value (`getVoiceflowRuntimeField`).
+    public func runtimeField(_ name: String) -> JSONValue? {
+        engine?.fields[name] ?? (engine == nil ? storedFields[name] : nil)
+    }
+
+    /// Removes a runtime field (`resetVoiceflowRuntimeField`); returns whether it was set.
+    @discardableResult
+    public func resetRuntimeField(_ name: String) -> Bool {
+        if engine != nil { return engine!.fields.reset(name) }
+        return storedFields.reset(name)
+    }
+
+    /// Every runtime field.
+    public var runtimeFields: RuntimeFields { engine?.fields ?? storedFields }
+
+    /// Sets the user intent (`setUserIntent`).
+    public func setUserIntent(_ intent: String) {
+        if engine != nil { engine!.userIntent = intent } else { storedIntent = intent }
+    }
+
+    /// Clears the user intent (`resetUserIntent`).
+    public func resetUserIntent() {
+        if engine != nil { engine!.userIntent = nil } else { storedIntent = nil }
+    }
+
+    /// The user intent.
+    public var userIntent: String? { engine != nil ? engine!.userIntent : storedIntent }
+
+    /// Queues a prompt module for the running `audioListener` (`loadAudioListenerPrompt`).
+    /// - Returns: `false` when no `audioListener` module is running.
+    @discardableResult
+    public func loadAudioListenerPrompt(_ promptID: String) -> Bool {
+        engine?.loadListenerPrompt(promptID) ?? false
+    }
+
+    // MARK: Running
+
+    /// Whether a run is in progress.
+    public var isRunning: Bool { engine != nil }
+
+    /// The module the flow is in.
+    public var currentModuleID: String? { engine?.currentModuleID }
+
+    /// Whether the flow waits in a `pauseResume` module for ``resume()``.
+    public var isPaused: Bool { engine?.isPaused ?? false }
+
+    /// Asks for microphone permission (`requestMicrophonePermission`) and delivers the answer as a
+    /// `PermissionEvent`. Linux has no permission system: the answer is always granted. Apple apps ask the system
+    /// themselves (AVAudioApplication) and report the answer with ``reportPermission(_:)``.
+    @discardableResult
+    public func requestMicrophonePermission() async -> MediaEvent {
+        await reportPermission(.microphonePermissionGranted)
+        return .microphonePermissionGranted
+    }
+
+    /// Asks for speech-recognition permission; on Linux always granted (see ``requestMicrophonePermission()``).
+    @discardableResult
+    public func requestSpeechRecognitionPermission() async -> MediaEvent {
+        await reportPermission(.speechRecognizerPermissionGranted)
+        return .speechRecognizerPermissionGranted
+    }
+
+    /// Delivers a permission answer as a `PermissionEvent` callback.
+    public func reportPermission(_ event: MediaEvent) async {
+        await deliver(.permissionEvent(event))
+    }
+
+    /// Runs the loaded flow from `VF_START` and returns when it ends.
+    /// - Throws: `voiceflow.invalidState` when no flow is loaded or one is already running.
+    @discardableResult
+    public func run() async throws(ParleyError) -> FinishReason {
+        guard let flow else { throw recorded(ParleyError(.invalidState, "load a voice flow before running it")) }
+        guard engine == nil else { throw recorded(ParleyError(.invalidState, "the voice flow is already running")) }
+        let locations = self.locations
+        var configuration = Engine.Configuration(
+            flow: flow, prompts: prompts, audioToText: audioToText,
+            audioFileExists: { locations.find($0, in: .playAudio) != nil },
+            recognizerEngine: recognizer.engine)
+        configuration.defaultNoInputTimeout = .seconds(8)
+        var engine = Engine(configuration: configuration, fields: storedFields, random: random)
+        engine.userIntent = storedIntent
+        self.engine = engine
+        history = []
+        control = nil
+        lastError = nil
+        defer {
+            if let engine = self.engine {
+                storedFields = engine.fields
+                storedIntent = engine.userIntent
+                if let error = engine.lastError, lastError == nil { lastError = error }
+            }
+            self.engine = nil
+        }
+        var input = Engine.Input.start
+        while true {
+            let actions = self.engine!.handle(input)
+            var next: Engine.Input?
+            actionLoop: for action in actions {
+                if let pending = takeControl() {
+                    next = pending
+                    break actionLoop
+                }
+                switch action {
+                case .emit(let event):
+                    await deliver(event)
+                case .proceed:
+                    next = .proceed
+                case .play(let segment):
+                    next = await perform(play(segment))
+                case .recognize(let plan):
+                    next = await perform(recognize(plan))
+                case .record(let plan):
+                    next = await perform(recordAudio(plan))
+                case .waitForResume:
+                    if control == nil { await withCheckedContinuation { resumeWaiter = $0 } }
+                    next = takeControl() ?? .resume
+                case .finish(let reason):
+                    if case .failed(let error) = reason { lastError = error }
+                    log(.info, nil, "voice flow finished: \(reason)")
+                    return reason
+                }
+            }
+            if let pending = takeControl() { next = pending }
+            guard let next else {
+                let error = ParleyError(.internalFailure, "the engine stopped without finishing")
+                lastError = error
+                return .failed(error)
+            }
+            input = next
+        }
+    }
+
+    /// Starts the loaded flow without waiting for it (`runVoiceflow`).
+    public func start() throws(ParleyError) {
+        guard flow != nil, engine == nil else {
+            throw recorded(ParleyError(.invalidState, "no flow loaded, or already running"))
+        }
+        Task { _ = try? await self.run() }
+    }
+
+    /// Stops the running flow: media in progress is cancelled, `NME_STOPPED` and `PreModuleEnd` are delivered, and
+    /// ``run()`` returns ``FinishReason/stopped``.
+    public func stop() throws(ParleyError) {
+        guard engine != nil else { throw recorded(ParleyError(.invalidState, "no voice flow is running")) }
+        requestControl(.stop)
+    }
+
+    /// Leaves the current module for `moduleID` (`interruptVoiceflow`).
+    public func interrupt(to moduleID: String) throws(ParleyError) {
+        guard engine != nil else { throw recorded(ParleyError(.invalidState, "no voice flow is running")) }
+        guard flow?[moduleID] != nil else {
+            throw recorded(ParleyError(.danglingGoTo, "no module \(moduleID) in the flow"))
+        }
+        requestControl(.interrupt(to: moduleID))
+    }
+
+    /// Continues after a `pauseResume` module (`resumeVoiceflow`).
+    public func resume() throws(ParleyError) {
+        guard engine?.isPaused == true else {
+            throw recorded(ParleyError(.invalidState, "the voice flow is not paused"))
+        }
+        resumeWaiter?.resume()
+        resumeWaiter = nil
+    }
+
+    private func requestControl(_ input: Engine.Input) {
+        control = input
+        mediaTask?.cancel()
+        resumeWaiter?.resume()
+        resumeWaiter = nil
+    }
+
+    private func takeControl() -> Engine.Input? {
+        defer { control = nil }
+        return control
+    }
+
+    private func perform(_ work: @escaping @Sendable () async -> Engine.Input) async -> Engine.Input {
+        let task = Task { await work() }
+        mediaTask = task
+        let result = await task.value
+        mediaTask = nil
+        return result
+    }
+
+    private func deliver(_ event: VoiceFlowEvent) async {
+        history.append(TimedEvent(elapsed: elapsed(), event: event))
+        sink.yield(event)
+        log(.debug, event.moduleID, event.description)
+        guard let delegate else { return }
+        switch event {
+        case .preModuleStart(let id): await delegate.preModuleStart(self, moduleID: id)
+        case .preModuleEnd(let id): await delegate.preModuleEnd(self, moduleID: id)
+        case .srHypothesis(let id, let data):
+            let rejected = await delegate.srHypothesis(self, moduleID: id, data: data)
+            if rejected, data.hypothesisType == .complete { engine?.rejectHypothesis() }
+        case .mediaEvent(let id, let item, let function, let mediaEvent, let data):
+            await delegate.mediaEvent(
+                self, moduleID: id, mediaItemID: item, function: function, event: mediaEvent, data: data)
+        case .playAudioSegmentData(let id, let prompt, let type, let audio, let text, let file):
+            await delegate.playAudioSegmentData(
+                self, moduleID: id, promptID: prompt, segmentType: type, audioFile: audio, textString: text,
+                textFile: file)
+        case .permissionEvent(let mediaEvent): await delegate.permissionEvent(self, event: mediaEvent)
+        }
+    }
+
+    // MARK: Media
+
+    private func play(_ segment: PlaybackSegment) -> @Sendable () async -> Engine.Input {
+        let player = self.player
+        let locations = self.locations
+        let pronunciations = self.pronunciations
+        let voice = selectedVoices[synthesizer?.engine ?? ""]
+        return {
+            do throws(ParleyError) {
+                switch segment.type {
+                case .audioFile:
+                    guard let name = segment.audioFile, let url = locations.find(name, in: .playAudio) else {
+                        throw ParleyError(.audioFileMissing, "audio file \(segment.audioFile ?? "") not found")
+                    }
+                    try await player.play(.file(url))
+                case .textFile:
+                    guard let name = segment.textFile, let url = locations.find(name, in: .playText) else {
+                        throw ParleyError(.fileNotFound, "text file \(segment.textFile ?? "") not found")
+                    }
+                    let text = try readText(url)
+                    try await player.play(
+                        .text(
+                            SynthesisRequest(
+                                text: text, isSSML: segment.isSSML, voice: voice, language: segment.language,
+                                pronunciations: pronunciations)))
+                default:
+                    try await player.play(
+                        .text(
+                            SynthesisRequest(
+                                text: segment.text ?? "", isSSML: segment.isSSML, voice: voice,
+                                language: segment.language, pronunciations: pronunciations)))
+                }
+                return .segmentEnded
+            } catch {
+                return .segmentFailed(error)
+            }
+        }
+    }
+
+    private func recognize(_ plan: RecognitionPlan) -> @Sendable () async -> Engine.Input {
+        let recognizer = self.recognizer
+        let recorder = self.recorder
+        return {
+            do throws(ParleyError) {
+                var request = RecognitionRequest(
+                    taskID: plan.moduleID, locale: plan.locale, phrases: plan.phrases,
+                    noInputTimeout: plan.noInputTimeout, partialResults: plan.partialResults)
+                if let recorder {
+                    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+                        "parley-utterance-\(UUID().uuidString).wav")
+                    defer { try? FileManager.default.removeItem(at: file) }
+                    let recording = try await recorder.record(
+                        RecordingRequest(file: file, maxPreSpeechSilence: plan.noInputTimeout))
+                    guard let captured = recording.file else { return .recognized(.noInput) }
+                    request.audioFile = captured
+                    return .recognized(try await recognizer.recognize(request))
+                }
+                return .recognized(try await recognizer.recognize(request))
+            } catch {
+                return .recognitionFailed(error)
+            }
+        }
+    }
+
+    private func recordAudio(_ plan: RecordingPlan) -> @Sendable () async -> Engine.Input {
+        let recorder = self.recorder
+        let locations = self.locations
+        return {
+            do throws(ParleyError) {
+                guard let recorder else { throw ParleyError(.speechEngineUnavailable, "the runner has no recorder") }
+                let file: URL
+                do {
+                    file = try locations.recordingURL(for: plan.fileName)
+                } catch {
+                    throw ParleyError(.fileNotFound, "cannot create the record folder", underlying: error)
+                }
+                let result = try await recorder.record(
+                    RecordingRequest(
+                        file: file, maxLength: plan.maxLength, maxPreSpeechSilence: plan.maxPreSpeechSilence,
+                        maxPostSpeechSilence: plan.maxPostSpeechSilence))
+                return .recorded(result)
+            } catch {
+                return .recordingFailed(error)
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func readResource(_ name: String, _ category: ResourceLocations.FileCategory) throws(ParleyError) -> String
+    {
+        guard let url = locations.find(name, in: category) else {
+            let tried = locations.candidates(for: name, in: category).map(\.path).joined(separator: ", ")
+            throw recorded(ParleyError(.fileNotFound, "\(name) not found (tried \(tried))"))
+        }
+        return try record { () throws(ParleyError) in try readText(url) }
+    }
+
+    private func recorded(_ error: ParleyError) -> ParleyError {
+        lastError = error
+        log(.error, nil, error.description)
+        return error
+    }
+
+    private func record<T>(_ body: () throws(ParleyError) -> T) throws(ParleyError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw recorded(error)
+        }
+    }
+}

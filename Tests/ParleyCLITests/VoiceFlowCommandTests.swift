@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import parley
+
+/// `parley voiceflow validate|graph|run` on the voice-flow fixtures.
+@Suite("parley voiceflow", .serialized)
+struct VoiceFlowCommandTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../ParleyVoiceFlowTests/Fixtures").standardized
+
+    func path(_ name: String) -> String { Self.fixtures.appendingPathComponent(name).path }
+
+    func parley(_ arguments: [String]) async throws -> DecodeCommandTests.Run {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try DecodeCommandTests().parley(arguments) })
+            }
+        }
+    }
+
+    func temporary(_ name: String, _ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "parley-cli-\(UUID().uuidString)-\(name)")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    @Test func validatePassesACleanFlowAndFailsWithEveryMessage() async throws {
+        let clean = try await parley([
+            "voiceflow", "validate", path("ai-chat-flow.json"), "--prompts", path("ai-chat-prompts.json"),
+        ])
+        #expect(clean.status == 0, "\(clean.output)")
+        #expect(clean.output.hasSuffix("ai-chat-flow.json: 11 modules, 0 errors, 0 warnings\n"))
+
+        let broken = try await parley([
+            "voiceflow", "validate", path("seed-shutdown-flow.json"), "--prompts", path("seed-prompts.json"),
+        ])
+        #expect(broken.status == 1)
+        #expect(
+            broken.output.components(separatedBy: "\n").filter { $0.hasPrefix("error[voiceflow.unknownPrompt]") }.count
+                == 2)
+        #expect(broken.output.contains("2 errors, 0 warnings"))
+
+        let malformed = try await parley(["voiceflow", "validate", try temporary("bad.json", "[{\"id\": 1}]")])
+        #expect(malformed.status == 1)
+        #expect(malformed.output.contains("error[voiceflow.missingKey]"))
+    }
+
+    @Test func graphPrintsMermaidAndDot() async throws {
+        let mermaid = try await parley(["voiceflow", "graph", path("seed-shutdown-flow.json")])
+        #expect(mermaid.status == 0)
+        #expect(mermaid.output.hasPrefix("flowchart TD\n"))
+        #expect(mermaid.output.contains("m1 -.-> m5"), "the runtime target is dashed:\n\(mermaid.output)")
+        #expect(mermaid.output.contains("m5{{\"$[ShutdownModeFlowPlayStartModule]\"}}"))
+        let dot = try await parley(["voiceflow", "graph", path("ai-chat-flow.json"), "--format", "dot"])
+        #expect(dot.status == 0)
+        #expect(dot.output.hasPrefix("digraph voiceflow {"))
+        #expect(dot.output.contains("m1 -> m3 [label=\"intent: TransitionToSleepMode\"];"), "\(dot.output)")
+    }
+
+    @Test func runPrintsTheTranscriptOfAScriptedConversation() async throws {
+        let script = try temporary("turns.txt", "# the user\nsilence\nsay: transition to sleep mode\n")
+        let run = try await parley([
+            "voiceflow", "run", path("ai-chat-flow.json"), "--prompts", path("ai-chat-prompts.json"),
+            "--field", "ChatResponseSectionText=Hello there", "--script", script,
+        ])
+        #expect(run.status == 0, "\(run.output)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains(
+                "[0.000s] PlayAudioSegmentData(VA_VFM_AIChat_AudioListener_ChatResponse, P_AIChat_ChatResponseText, textString, text: \"Hello there\")"
+            ))
+        #expect(
+            lines.contains(
+                "[8.000s] MediaEvent(VA_VFM_AIChat_AudioListener_ChatResponse, VA_VFM_AIChat_AudioListener_ChatResponse, NMF_RECOGNIZE_AUDIO, NME_TIMEOUT)"
+            ))
+        #expect(lines.contains("[8.000s] PreModuleStart(VA_VFM_AIChat_Process_SleepModeRequested)"))
+        #expect(lines.last == "finished: completed")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ParleyCore
+import ParleySpeech
+import ParleyTesting
+import ParleyVoiceFlow
+import Testing
+
+/// A player that plays until cancelled, sleeping on the virtual clock.
+struct EndlessPlayer: AudioPlayer {
+    let clock: VirtualClock
+    func play(_ item: PlaybackItem) async throws(ParleyError) {
+        do {
+            try await clock.sleep(for: .seconds(3600))
+        } catch {
+            throw ParleyError(.speechEngineFailed, "cancelled")
+        }
+    }
+}
+
+/// The runner's control calls: stop, interrupt, resume, loading errors, fields and intents, permissions, voices.
+@Suite("Runner")
+struct RunnerTests {
+    static let flowText = flow(
+        start: "P", play("P", "Ask"), play("Q", "Ask"),
+        #"{"id": "W", "type": "pauseResume", "name": "W", "goTo": {"DEFAULT": "VF_END"}}"#)
+
+    func runner(player: some AudioPlayer, clock: VirtualClock) async throws -> VoiceFlowRunner {
+        let runner = VoiceFlowRunner(recognizer: ScriptedRecognizer([]), player: player, clock: clock)
+        try await runner.loadPrompts(json: textPrompts("Ask"))
+        try await runner.loadVoiceFlow(json: Self.flowText)
+        return runner
+    }
+
+    @Test func stopCancelsPlaybackAndReportsIt() async throws {
+        let clock = VirtualClock()
+        let runner = try await runner(player: EndlessPlayer(clock: clock), clock: clock)
+        let run = Task { try await runner.run() }
+        await clock.waitForSleepers(1)
+        try await runner.stop()
+        #expect(try await run.value == .stopped)
+        #expect(
+            await runner.history.map(\.event.description).suffix(4) == [
+                "MediaEvent(P, Ask, NMF_PLAY_AUDIO_SEGMENT, NME_STARTED)",
+                "MediaEvent(P, Ask, NMF_PLAY_AUDIO_SEGMENT, NME_STOPPED)",
+                "MediaEvent(P, Ask, NMF_PLAY_AUDIO, NME_STOPPED)",
+                "PreModuleEnd(P)",
+            ])
+        #expect(await runner.isRunning == false)
+        await #expect(throws: ParleyError(.invalidState, "no voice flow is running")) { try await runner.stop() }
+    }
+
+    @Test func interruptMovesToAnotherModule() async throws {
+        let clock = VirtualClock()
+        let runner = try await runner(player: EndlessPlayer(clock: clock), clock: clock)
+        let run = Task { try await runner.run() }
+        await clock.waitForSleepers(1)
+        await #expect(throws: ParleyError(.danglingGoTo, "no module Atlantis in the flow")) {
+            try await runner.interrupt(to: "Atlantis")
+        }
+        try await runner.interrupt(to: "W")
+        while await !runner.isPaused { await Task.yield() }
+        #expect(await runner.currentModuleID == "W")
+        try await runner.resume()
+        #expect(try await run.value == .completed)
+        #expect(
+            await runner.history.map(\.event.description).suffix(7) == [
+                "MediaEvent(P, Ask, NMF_PLAY_AUDIO_SEGMENT, NME_STOPPED)",
+                "MediaEvent(P, Ask, NMF_PLAY_AUDIO, NME_STOPPED)",
+                "PreModuleEnd(P)",
+                "PreModuleStart(W)",
+                "PreModuleEnd(W)",
+                "PreModuleStart(VF_END)",
+                "PreModuleEnd(VF_END)",
+            ])
+    }
+
+    @Test func resumeOutsideAPauseIsAnError() async throws {
+        let runner = try await runner(player: SilentPlayer(), clock: VirtualClock())
+        await #expect(throws: ParleyError(.invalidState, "the voice flow is not paused")) { try await runner.resume() }
+        #expect(await runner.lastError?.code == .invalidState)
+    }
+
+    @Test func loadingAnInvalidFlowFailsWithTheFirstValidationError() async throws {
+        let runner = VoiceFlowRunner(recognizer: ScriptedRecognizer([]), player: SilentPlayer())
+        await #expect(throws: ParleyError(.missingStart, "the flow has no VF_START module")) {
+            try await runner.loadVoiceFlow(
+                json: #"[{"id": "VF_END", "type": "node", "name": "e", "goTo": {"DEFAULT": ""}},]"#)
+        }
+        await #expect(throws: ParleyError.self) { try await runner.run() }
+        await #expect(throws: ParleyError.self) { try await runner.loadVoiceFlow(file: "nowhere.json") }
+        #expect(await runner.lastError?.code == .fileNotFound)
+    }
+
+    @Test func fieldsAndIntentsSurviveBetweenRuns() async throws {
+        let runner = try await runner(player: SilentPlayer(), clock: VirtualClock())
+        await runner.setRuntimeField("Name", "Ann")
+        #expect(await runner.runtimeField("Name") == "Ann")
+        #expect(await runner.resetRuntimeField("Name"))
+        #expect(await runner.resetRuntimeField("Name") == false)
+        await runner.setUserIntent("Sleep")
+        #expect(await runner.userIntent == "Sleep")
+        await runner.resetUserIntent()
+        #expect(await runner.userIntent == nil)
+        #expect(await runner.loadAudioListenerPrompt("Ask") == false, "no listener is running")
+    }
+
+    @Test func permissionsVoicesAndLogLevels() async throws {
+        let runner = VoiceFlowRunner(
+            synthesizer: EspeakSynthesizer(), recognizer: ScriptedRecognizer([]), player: SilentPlayer())
+        #expect(await runner.requestMicrophonePermission() == .microphonePermissionGranted)
+        #expect(await runner.history.map(\.event) == [.permissionEvent(.microphonePermissionGranted)])
+        let voices = try await runner.voices()
+        let english = try #require(voices.first { $0.language == "en-us" })
+        await runner.selectVoice(english.identifier)
+        #expect(try await runner.selectedVoice() == english)
+        await runner.setModuleLogLevels(["AudioPlayer": .verbose])
+        #expect(await runner.logLevel(for: "AudioPlayer") == .verbose)
+        #expect(await runner.logLevel(for: "P") == .default)
+        await runner.loadAliases(["Qatar": "Kah-Tar"])
+        #expect(await runner.loadedPronunciations.aliases == ["Qatar": "Kah-Tar"])
+    }
+}
