@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ParleySkills", targets: ["ParleySkills"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyTesting", targets: ["ParleyTesting"]),
+        .library(name: "ParleyGenesys", targets: ["ParleyGenesys"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -132,6 +133,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
+        ),
+        // Genesys Mobile Services: callback push dialogs, a Bayeux client, GMS chat (issue 9).
+        .target(name: "ParleyGenesys", dependencies: ["ParleyCore", "ParleyClient"]),
+        .testTarget(
+            name: "ParleyGenesysTests",
+            dependencies: ["ParleyGenesys", "ParleyServer", "ParleyTesting"],
+            exclude: ["Peers"]
         ),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyTesting"]),
     ],
