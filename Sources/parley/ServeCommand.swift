@@ -55,6 +55,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "A dialog-definition file to route the command-line channels to, instead of the demo skill.")
     var skill: String?
 
+    @Flag(help: "Also serve a Genesys Mobile Services simulator under /genesys (see docs/genesys.md).")
+    var gms = false
+
     @Flag(help: "Log every frame rejected and every refused socket.")
     var verbose = false
 
@@ -82,6 +85,7 @@ struct ServerOptions: ParsableArguments {
                 ChannelConfiguration(
                     id: authChannel, secret: secret, clientAuthenticationEnabled: true, skill: skillReference))
         }
+        if gms { configuration.gmsSimulator = GMSSimulatorConfiguration() }
         if configuration.channels.isEmpty {
             configuration.channels = [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference)]
         }
@@ -98,6 +102,9 @@ struct ServerOptions: ParsableArguments {
             lines.append(
                 "  channel \(channel.id) (\(kind)\(state)): ws://\(configuration.host):\(port)/chat/v1/chats/sockets/websdk?channelId=\(channel.id)&userId=YOU"
             )
+        }
+        if configuration.gmsSimulator != nil {
+            lines.append("  GMS simulator: http://\(configuration.host):\(port)/genesys (Bayeux at /genesys/cometd)")
         }
         return lines.joined(separator: "\n")
     }

@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     /// How long a socket that is refused from the start (unknown or disabled channel, forbidden origin,
     /// no user) waits for the client's first frame before the refusal is sent anyway.
     public var refusalDelay: Duration = .seconds(1)
+    /// The Genesys Mobile Services simulator mounted under `/genesys` (`parley serve --gms`); off when nil.
+    public var gmsSimulator: GMSSimulatorConfiguration?
 
     /// Creates a configuration.
     public init(
