@@ -76,7 +76,9 @@ public struct BayeuxMessage: JSONConvertible, Codable, Hashable {
 
 /// A Bayeux channel name. Open: any name decodes.
 public struct BayeuxChannel: OpenString {
+    /// The wire form.
     public let rawValue: String
+    /// A value from its wire form.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// `/meta/handshake`.
     public static let handshake: Self = "/meta/handshake"
@@ -108,7 +110,9 @@ public struct BayeuxAdvice: JSONConvertible, Codable, Hashable {
 
     /// `advice.reconnect`. Open.
     public struct Reconnect: OpenString {
+        /// The wire form.
         public let rawValue: String
+        /// A value from its wire form.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// Connect again after `interval`.
         public static let retry: Self = "retry"

@@ -106,13 +106,17 @@ public struct Dialog: JSONConvertible, Codable, Hashable {
         expiryDate.map { $0 <= date } ?? false
     }
 
+    /// Equal when the JSON received is.
     public static func == (lhs: Dialog, rhs: Dialog) -> Bool { lhs.jsonValue == rhs.jsonValue }
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(jsonValue) }
 }
 
 /// A dialog's `_action`. Open: an action this version does not know decodes and round-trips.
 public struct DialogAction: OpenString {
+    /// The wire form.
     public let rawValue: String
+    /// A value from its wire form.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Show a menu of choices.
     public static let displayMenu: Self = "DisplayMenu"

@@ -56,7 +56,9 @@ public struct ChatUpdate: JSONConvertible, Codable, Hashable {
         LenientObject(jsonValue)?.string("_chatIxnAPI_\(name)_URL")
     }
 
+    /// Equal when the JSON received is.
     public static func == (lhs: ChatUpdate, rhs: ChatUpdate) -> Bool { lhs.jsonValue == rhs.jsonValue }
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(jsonValue) }
 }
 
@@ -90,6 +92,8 @@ public struct ChatNotification: JSONConvertible, Codable, Hashable {
         return String(tag[range.upperBound...])
     }
 
+    /// Equal when the JSON received is.
     public static func == (lhs: ChatNotification, rhs: ChatNotification) -> Bool { lhs.jsonValue == rhs.jsonValue }
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(jsonValue) }
 }

@@ -66,7 +66,9 @@ public struct TranscriptEntry: JSONConvertible, Codable, Hashable {
 
     /// A transcript event type. Open: a type this version does not know decodes and round-trips.
     public struct Kind: OpenString {
+        /// The wire form.
         public let rawValue: String
+        /// A value from its wire form.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// A chat message.
         public static let text: Self = "Message.Text"
@@ -86,7 +88,9 @@ public struct TranscriptEntry: JSONConvertible, Codable, Hashable {
 
     /// A party's role. Open.
     public struct PartyType: OpenString {
+        /// The wire form.
         public let rawValue: String
+        /// A value from its wire form.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// A contact-centre agent.
         public static let agent: Self = "AGENT"
@@ -101,7 +105,9 @@ public struct TranscriptEntry: JSONConvertible, Codable, Hashable {
 
 /// A GMS chat state (`chatIxnState`). Open.
 public struct ChatInteractionState: OpenString {
+    /// The wire form.
     public let rawValue: String
+    /// A value from its wire form.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// The chat was created.
     public static let connected: Self = "CONNECTED"

@@ -49,7 +49,9 @@ public struct CookieJar: Sendable, Hashable {
         names.isEmpty ? nil : names.map { "\($0)=\(values[$0]!)" }.joined(separator: "; ")
     }
 
+    /// Equal when they hold the same cookies in the same order.
     public static func == (lhs: CookieJar, rhs: CookieJar) -> Bool { lhs.names == rhs.names && lhs.values == rhs.values }
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(names)
         hasher.combine(values)
