@@ -128,12 +128,13 @@ public actor ChatSession {
     /// - Throws: ``ParleyError`` when the Comet session or the create request fails.
     public func start() async throws(ParleyError) {
         guard !isActive else { return }
+        hasEnded = false
         try await openComet()
         var fields: [(String, String)] = [("_verbose", "true"), ("notify_by", "comet")]
         fields += configuration.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let update = try await post(configuration.startChatURL, fields)
-        isActive = true
-        hasEnded = false
+        // A DISCONNECTED event may overtake the create answer: the chat then stays ended.
+        if !hasEnded { isActive = true }
         try await absorb(update)
     }
 
