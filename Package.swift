@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ParleyTesting", targets: ["ParleyTesting"]),
         .library(name: "ParleySpeech", targets: ["ParleySpeech"]),
         .library(name: "ParleyVoiceFlow", targets: ["ParleyVoiceFlow"]),
+        .library(name: "ParleyGenesys", targets: ["ParleyGenesys"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -146,6 +147,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
+        ),
+        // Genesys Mobile Services: callback push dialogs, a Bayeux client, GMS chat (issue 9).
+        .target(name: "ParleyGenesys", dependencies: ["ParleyCore", "ParleyClient"]),
+        .testTarget(
+            name: "ParleyGenesysTests",
+            dependencies: ["ParleyGenesys", "ParleyServer", "ParleyTesting"],
+            exclude: ["Peers"]
         ),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyTesting"]),
         .testTarget(

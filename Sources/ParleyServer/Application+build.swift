@@ -33,6 +33,9 @@ public func buildApplication(
     let router = Router(context: BasicWebSocketRequestContext.self)
     router.get("/health") { _, _ in "ok" }
     AttachmentRoutes(configuration: configuration).register(on: router)
+    if let gms = configuration.gmsSimulator {
+        GMSSimulator(configuration: gms, server: configuration).register(on: router)
+    }
     let sockets = Router(context: BasicWebSocketRequestContext.self)
     sockets.ws("/chat/v1/chats/sockets/{client}") { inbound, outbound, context in
         try await socket.run(context.request, inbound: inbound, outbound: outbound)

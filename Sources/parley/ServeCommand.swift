@@ -57,6 +57,8 @@ struct ServerOptions: ParsableArguments {
 
     @Option(help: "Switch on the live-agent console at /agent; agents sign in with this key (see docs/agents.md).")
     var agentKey: String?
+    @Flag(help: "Also serve a Genesys Mobile Services simulator under /genesys (see docs/genesys.md).")
+    var gms = false
 
     @Flag(help: "Log every frame rejected and every refused socket.")
     var verbose = false
@@ -86,6 +88,7 @@ struct ServerOptions: ParsableArguments {
                     id: authChannel, secret: secret, clientAuthenticationEnabled: true, skill: skillReference))
         }
         configuration.agentKey = agentKey
+        if gms { configuration.gmsSimulator = GMSSimulatorConfiguration() }
         if configuration.channels.isEmpty {
             configuration.channels = [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference)]
         }
@@ -105,6 +108,9 @@ struct ServerOptions: ParsableArguments {
         }
         if configuration.agentKey != nil {
             lines.append("  agent console: http://\(configuration.host):\(port)/agent (sign in with the agent key)")
+        }
+        if configuration.gmsSimulator != nil {
+            lines.append("  GMS simulator: http://\(configuration.host):\(port)/genesys (Bayeux at /genesys/cometd)")
         }
         return lines.joined(separator: "\n")
     }

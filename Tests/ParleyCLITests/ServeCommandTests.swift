@@ -56,4 +56,31 @@ struct ServeCommandTests {
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self) == "ok")
     }
+
+    @Test func serveWithGMSServesTheSimulator() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-serve-\(UUID())")
+        let process = Process()
+        process.executableURL = DecodeCommandTests.productsDirectory.appendingPathComponent("parley")
+        process.arguments = ["serve", "--gms", "--port", "0", "--data", data.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        var banner = ""
+        while !banner.contains("/genesys/cometd") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(banner.contains("GMS simulator: http://127.0.0.1:"))
+        let port = try #require(banner.split(separator: "http://127.0.0.1:").dropFirst().first?.prefix { $0.isNumber })
+        let url = URL(string: "http://127.0.0.1:\(port)/genesys/1/service/S1/get-dialog-start-chat")!
+        let (body, response) = try await URLSession.shared.data(from: url)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains("\"_action\":\"StartChat\""))
+    }
 }

@@ -1,0 +1,179 @@
+public import Foundation
+
+/// A Bayeux (CometD) long-polling client: ``BayeuxSession`` plus HTTP, timers and cookies.
+///
+/// ```swift
+/// let comet = BayeuxClient(configuration: .init(url: cometURL, headers: ["gms_user": user]))
+/// let events = await comet.events()
+/// await comet.subscribe(.genesys)
+/// await comet.start()
+/// for await event in events {
+///     if case .message(let message) = event { print(message.data ?? nil) }
+/// }
+/// ```
+///
+/// Every request carries the configured headers and the cookies the server set (CometD ties sessions to its
+/// `BAYEUX_BROWSER` cookie). Timers run on the injected clock.
+public actor BayeuxClient {
+    /// Where the server is and how to reach it.
+    public struct Configuration: Sendable {
+        /// The Bayeux endpoint, such as `http://gms:8080/genesys/cometd`.
+        public var url: URL
+        /// Headers for every request (GMS needs `gms_user`).
+        public var headers: [String: String]
+        /// How the session retries and backs off.
+        public var session: BayeuxSession.Configuration
+        /// How much longer than the server's advised `timeout` a long poll may take before it counts as failed.
+        public var networkDelay: Duration
+
+        /// A configuration.
+        public init(
+            url: URL, headers: [String: String] = [:], session: BayeuxSession.Configuration = .init(),
+            networkDelay: Duration = .seconds(10)
+        ) {
+            self.url = url
+            self.headers = headers
+            self.session = session
+            self.networkDelay = networkDelay
+        }
+    }
+
+    /// What the client reports.
+    public enum Event: Sendable, Hashable {
+        /// An event on a subscribed channel.
+        case message(BayeuxMessage)
+        /// The session's state changed.
+        case stateChanged(BayeuxSession.State)
+        /// A handshake succeeded (again, after a lost session): subscriptions are being restored.
+        case handshook(clientId: String)
+        /// The server confirmed a subscription.
+        case subscribed(BayeuxChannel)
+        /// Something failed that no call returned: a refused subscription or publish, or the end of the session.
+        case error(ParleyError)
+    }
+
+    /// The configuration in use.
+    public let configuration: Configuration
+    private let web: any WebClient
+    private let clock: any Clock<Duration>
+    private var session: BayeuxSession
+    /// The cookies the server set.
+    public private(set) var cookies = CookieJar()
+    private var subscribers: [UUID: AsyncStream<Event>.Continuation] = [:]
+    private var timerTask: Task<Void, Never>?
+    private var inFlight: [UUID: Task<Void, Never>] = [:]
+
+    /// A client; nothing happens until ``start()``.
+    /// - Parameters:
+    ///   - configuration: The endpoint and headers.
+    ///   - web: How requests are sent; default ``URLSessionWebClient``.
+    ///   - clock: The clock for retry intervals and back-off (inject a virtual one in tests).
+    public init(
+        configuration: Configuration, web: any WebClient = URLSessionWebClient(),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.configuration = configuration
+        self.web = web
+        self.clock = clock
+        self.session = BayeuxSession(configuration: configuration.session)
+    }
+
+    /// The session's state.
+    public var state: BayeuxSession.State { session.state }
+    /// The server's client id while handshaken.
+    public var clientId: String? { session.clientId }
+
+    /// A new sequence of every event from now on.
+    public func events() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.onTermination = { _ in Task { await self.removeSubscriber(id) } }
+        return stream
+    }
+
+    /// Handshakes and starts long-polling.
+    public func start() { perform(session.handle(.start)) }
+    /// Subscribes to `channel`, now if handshaken, otherwise after the handshake; kept across handshakes.
+    public func subscribe(_ channel: BayeuxChannel) { perform(session.handle(.subscribe(channel))) }
+    /// Unsubscribes from `channel`.
+    public func unsubscribe(_ channel: BayeuxChannel) { perform(session.handle(.unsubscribe(channel))) }
+    /// Publishes `data` to `channel`.
+    public func publish(_ data: JSONValue, to channel: BayeuxChannel) { perform(session.handle(.publish(channel, data))) }
+
+    /// Sends `/meta/disconnect` (with `ext`, if given), waits for its answer (or failure), and stops polling.
+    public func disconnect(ext: JSONObject? = nil) async {
+        let actions = session.handle(.disconnect(ext: ext))
+        for task in inFlight.values { task.cancel() }
+        inFlight.removeAll()
+        for action in actions {
+            if case .send(let request) = action {
+                _ = try? await exchange(request)
+            }
+        }
+        perform(actions.filter { if case .send = $0 { false } else { true } })
+    }
+
+    private func removeSubscriber(_ id: UUID) { subscribers[id] = nil }
+
+    private func emit(_ event: Event) {
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    private func perform(_ actions: [BayeuxSession.Action]) {
+        for action in actions {
+            switch action {
+            case .send(let request):
+                let id = UUID()
+                inFlight[id] = Task {
+                    let event: BayeuxSession.Event
+                    do {
+                        event = .replied(request, try await self.exchange(request))
+                    } catch {
+                        event = .failed(request, reason: "\(error)")
+                    }
+                    self.finished(id, event)
+                }
+            case .startTimer(let id, let delay):
+                timerTask?.cancel()
+                let clock = clock
+                timerTask = Task {
+                    do { try await clock.sleep(for: delay) } catch { return }
+                    self.perform(self.session.handle(.timerFired(id)))
+                }
+            case .cancelTimer:
+                timerTask?.cancel()
+                timerTask = nil
+            case .deliver(let message): emit(.message(message))
+            case .stateChanged(let state): emit(.stateChanged(state))
+            case .handshook(let clientId): emit(.handshook(clientId: clientId))
+            case .subscribed(let channel): emit(.subscribed(channel))
+            case .refused(_, let error): emit(.error(error))
+            case .stopped(let error): emit(.error(error))
+            }
+        }
+    }
+
+    private func finished(_ id: UUID, _ event: BayeuxSession.Event) {
+        guard inFlight.removeValue(forKey: id) != nil else { return }  // cancelled by a disconnect
+        perform(session.handle(event))
+    }
+
+    /// POSTs the request's messages as a JSON array and parses the answer.
+    private func exchange(_ request: BayeuxSession.Request) async throws -> [BayeuxMessage] {
+        var headers = configuration.headers
+        headers["Content-Type"] = "application/json;charset=UTF-8"
+        if let cookie = cookies.header { headers["Cookie"] = cookie }
+        var timeout = configuration.networkDelay
+        if request.kind == .connect { timeout += session.advice.timeout ?? .seconds(30) }
+        let response = try await web.send(
+            WebRequest(
+                method: "POST", url: configuration.url, headers: headers, body: BayeuxMessage.body(request.messages),
+                timeout: timeout))
+        cookies.store(from: response)
+        guard response.isSuccess else {
+            throw ParleyError(.gmsHTTPStatus, "\(configuration.url) answered HTTP \(response.status)")
+        }
+        return try BayeuxMessage.batch(decoding: response.body)
+    }
+}

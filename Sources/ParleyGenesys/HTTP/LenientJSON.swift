@@ -1,0 +1,117 @@
+import Foundation
+
+/// Parses JSON the way GMS samples are written: a trailing comma before `}` or `]` (as in several of
+/// Genesys's published dialog and chat examples) is accepted; everything else is strict JSON.
+enum LenientJSON {
+    static func parse(_ bytes: some Collection<UInt8>) throws(ParleyError) -> JSONValue {
+        let strict: ParleyError
+        do {
+            return try JSONValue(parsing: bytes)
+        } catch {
+            strict = error
+        }
+        let cleaned = removingTrailingCommas(Array(bytes))
+        do {
+            return try JSONValue(parsing: cleaned)
+        } catch {
+            throw strict
+        }
+    }
+
+    static func parse(_ text: String) throws(ParleyError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    /// Drops each `,` that, outside strings, is followed (after white space) by `}` or `]`.
+    static func removingTrailingCommas(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var inString = false
+        var escaped = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                output.append(byte)
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+                output.append(byte)
+            } else if byte == UInt8(ascii: ",") {
+                var next = index + 1
+                while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
+                if next < bytes.count, bytes[next] == UInt8(ascii: "}") || bytes[next] == UInt8(ascii: "]") {
+                    // skip the comma
+                } else {
+                    output.append(byte)
+                }
+            } else {
+                output.append(byte)
+            }
+            index += 1
+        }
+        return output
+    }
+}
+
+/// Reads object members whatever their spelling: `_dialog_id`, `_dialogId` and `dialogId` are one key.
+/// GMS documentation uses snake case where the public Android sample uses camel case.
+struct LenientObject: Sendable {
+    let object: JSONObject
+    private let index: [String: JSONValue]
+
+    init(_ object: JSONObject) {
+        self.object = object
+        var index: [String: JSONValue] = [:]
+        for member in object where index[Self.normalize(member.key)] == nil {
+            index[Self.normalize(member.key)] = member.value
+        }
+        self.index = index
+    }
+
+    init?(_ value: JSONValue?) {
+        guard let object = value?.objectValue else { return nil }
+        self.init(object)
+    }
+
+    static func normalize(_ key: String) -> String {
+        String(key.lowercased().filter { $0 != "_" && $0 != "-" })
+    }
+
+    subscript(_ key: String) -> JSONValue? { index[Self.normalize(key)] }
+
+    /// A string member; a number or Boolean is given as its JSON text.
+    func string(_ key: String) -> String? {
+        switch self[key] {
+        case .string(let text): text
+        case .number(let number): Int(exactly: number).map(String.init) ?? String(number)
+        case .bool(let flag): String(flag)
+        default: nil
+        }
+    }
+
+    /// An integer member, from a number or a numeric string.
+    func int(_ key: String) -> Int? {
+        switch self[key] {
+        case .number(let number): Int(exactly: number)
+        case .string(let text): Int(text.trimmingCharacters(in: .whitespaces))
+        default: nil
+        }
+    }
+
+    /// A number member, from a number or a numeric string.
+    func double(_ key: String) -> Double? {
+        switch self[key] {
+        case .number(let number): number
+        case .string(let text): Double(text.trimmingCharacters(in: .whitespaces))
+        default: nil
+        }
+    }
+}
+

@@ -1,0 +1,169 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ParleyCore
+
+/// The GMS simulator's routes, under `/genesys`:
+/// - `GET|POST /genesys/1/service/{id}/{action}`: the callback dialogs (``GMSDialogs``);
+/// - `POST /genesys/1/service/{id}/ixn/chat[/{operation}]`: Chat API version 1 (``ChatDesk``);
+/// - `POST /genesys/cometd[/{type}]`: Bayeux long polling (``BayeuxHub``), JSON or form field `message`;
+/// - `POST /genesys/simulator/forget-comet-clients`, `POST /genesys/simulator/chat/{id}/agent` (`message`) and
+///   `GET /genesys/simulator/comet-disconnects`: hooks for tests, to lose every Comet session, to make the agent
+///   speak, and to read the `ext` of every `/meta/disconnect`.
+struct GMSSimulator {
+    let configuration: GMSSimulatorConfiguration
+    let server: ServerConfiguration
+    let hub: BayeuxHub
+    let desk: ChatDesk
+
+    init(configuration: GMSSimulatorConfiguration, server: ServerConfiguration) {
+        self.configuration = configuration
+        self.server = server
+        hub = BayeuxHub(configuration: configuration)
+        desk = ChatDesk(configuration: configuration, hub: hub)
+    }
+
+    func register(on router: Router<some RequestContext>) {
+        router.post("/genesys/cometd") { request, _ in try await bayeux(request) }
+        router.post("/genesys/cometd/{type}") { request, _ in try await bayeux(request) }
+        router.post("/genesys/1/service/{id}/ixn/chat") { request, context in
+            try await chat(request, id: context.parameters.require("id"), operation: .create)
+        }
+        router.post("/genesys/1/service/{id}/ixn/chat/{operation}") { request, context in
+            guard let operation = ChatDesk.Operation(rawValue: try context.parameters.require("operation")),
+                operation != .create
+            else { throw HTTPError(.notFound, message: "unknown chat operation") }
+            return try await chat(request, id: context.parameters.require("id"), operation: operation)
+        }
+        router.get("/genesys/1/service/{id}/{action}") { request, context in
+            try dialog(request, id: context.parameters.require("id"), action: context.parameters.require("action"))
+        }
+        router.post("/genesys/1/service/{id}/{action}") { request, context in
+            try dialog(request, id: context.parameters.require("id"), action: context.parameters.require("action"))
+        }
+        router.post("/genesys/simulator/forget-comet-clients") { _, _ in
+            await hub.forgetAll()
+            return Self.json(["forgotten": true])
+        }
+        router.get("/genesys/simulator/comet-disconnects") { _, _ in
+            Self.json(.array(await hub.disconnectExts.map(JSONValue.object)))
+        }
+        router.post("/genesys/simulator/chat/{id}/agent") { request, context in
+            let fields = try await Self.form(request)
+            await desk.agentSays(try context.parameters.require("id"), fields["message"] ?? "")
+            return Self.json(["sent": true])
+        }
+    }
+
+    // MARK: Callback dialogs
+
+    private func dialog(_ request: Request, id: String, action: String) throws -> Response {
+        guard let template = GMSDialogs.template(for: action) else {
+            return Self.json(["error": .string("unknown callback action \(action)")], status: .notFound)
+        }
+        let base = base(request)
+        let expiry = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3600))
+        let filled =
+            template
+            .replacingOccurrences(of: "$(ExtURLBase)", with: Self.jsonEscaped(base + "/genesys"))
+            .replacingOccurrences(of: "$(ServiceID)", with: Self.jsonEscaped(id))
+            .replacingOccurrences(of: "$(CometURL)", with: Self.jsonEscaped(base + "/genesys/cometd"))
+            .replacingOccurrences(of: "$(GMSUser)", with: Self.jsonEscaped(Self.gmsUser(request) ?? "anonymous"))
+            .replacingOccurrences(of: "$(Date)", with: expiry)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(string: filled)))
+    }
+
+    // MARK: Chat
+
+    private func chat(_ request: Request, id: String, operation: ChatDesk.Operation) async throws -> Response {
+        let fields = try await Self.form(request)
+        guard
+            let answer = await desk.handle(
+                operation, serviceID: id, fields: fields, user: Self.gmsUser(request), base: base(request))
+        else {
+            return Self.json(["error": .string("no chat for service \(id)")], status: .notFound)
+        }
+        return Self.json(answer)
+    }
+
+    // MARK: Bayeux
+
+    private func bayeux(_ request: Request) async throws -> Response {
+        let body = try await request.body.collect(upTo: 1 << 20)
+        var bytes = Array(body.readableBytesView)
+        if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") ?? false {
+            bytes = Array((Self.decodeForm(String(decoding: bytes, as: UTF8.self))["message"] ?? "").utf8)
+        }
+        let messages: [JSONValue]
+        do {
+            let json = try JSONValue(parsing: bytes)
+            messages = json.arrayValue ?? [json]
+        } catch {
+            return Self.json([["successful": false, "error": "400::Malformed JSON"]], status: .badRequest)
+        }
+        let cookie = Self.cookies(request)["BAYEUX_BROWSER"]
+        let (replies, setBrowser) = await hub.handle(messages, user: Self.gmsUser(request), browserCookie: cookie)
+        var response = Self.json(.array(replies))
+        if let setBrowser {
+            response.headers[.setCookie] = "BAYEUX_BROWSER=\(setBrowser); Path=/; HttpOnly"
+        }
+        return response
+    }
+
+    // MARK: Helpers
+
+    private func base(_ request: Request) -> String {
+        "http://\(request.head.authority ?? "\(server.host):\(server.port)")"
+    }
+
+    static func gmsUser(_ request: Request) -> String? {
+        guard let name = HTTPField.Name("gms_user") else { return nil }
+        return request.headers[name]
+    }
+
+    static func cookies(_ request: Request) -> [String: String] {
+        var cookies: [String: String] = [:]
+        for field in request.headers[values: .cookie] {
+            for pair in field.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                cookies[parts[0].trimmingCharacters(in: .whitespaces)] = String(parts[1])
+            }
+        }
+        return cookies
+    }
+
+    static func form(_ request: Request) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: 1 << 20)
+        var fields = decodeForm(String(decoding: body.readableBytesView, as: UTF8.self))
+        for item in request.uri.queryParameters { fields[String(item.key)] = fields[String(item.key)] ?? String(item.value) }
+        return fields
+    }
+
+    static func decodeForm(_ body: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func unescape(_ part: Substring) -> String {
+                let plain = part.replacingOccurrences(of: "+", with: " ")
+                return plain.removingPercentEncoding ?? plain
+            }
+            fields[unescape(parts[0])] = parts.count > 1 ? unescape(parts[1]) : ""
+        }
+        return fields
+    }
+
+    static func jsonEscaped(_ text: String) -> String {
+        let quoted = JSONValue.string(text).jsonString()
+        return String(quoted.dropFirst().dropLast())
+    }
+
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: value.jsonBytes())))
+    }
+}

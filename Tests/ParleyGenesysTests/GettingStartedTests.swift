@@ -1,0 +1,67 @@
+import Foundation
+import ParleyGenesys
+import ParleyServer
+import ParleyTesting
+import Testing
+
+/// The Swift examples of `ParleyGenesys.docc/GettingStarted.md`, run against the simulator (the article's server
+/// URL becomes the in-process server's).
+@Suite("Getting Started", .serialized, .timeLimit(.minutes(1)))
+struct GettingStartedTests {
+    static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/ParleyGenesys/ParleyGenesys.docc/GettingStarted.md")
+
+    @Test func theArticleShowsWhatThisTestRuns() throws {
+        let text = try String(contentsOf: Self.article, encoding: .utf8)
+        for line in [
+            "let push = try CallbackPush(userInfo: userInfo)",
+            "var dialog = try await service.dialog(for: push)",
+            "dialog = try await service.choose(ready)",
+            "let chat = ChatSession(configuration: try .init(startChat: start, service: service.configuration))",
+            "try await chat.send(text: \"Hello\")",
+        ] {
+            #expect(text.contains(line), "the article no longer shows \(line)")
+        }
+    }
+
+    @Test func handleAPushAndChat() async throws {
+        try await InProcessServer.run(channels: [], configure: { $0.gmsSimulator = GMSSimulatorConfiguration() }) {
+            server in
+            let service = CallbackService(configuration: .init(serverURL: server.url, gmsUser: "user-42"))
+            let userInfo: JSONValue = [
+                "aps": ["alert": "An agent is available"],
+                "message": #"{"_id":"S1","_action":"get-dialog-user-confirmation-provide_code-true"}"#,
+            ]
+            let push = try CallbackPush(userInfo: userInfo)
+            var dialog = try await service.dialog(for: push)
+            if case .menu(let menu) = dialog.content, let ready = menu.items.first {
+                dialog = try await service.choose(ready)
+            }
+            #expect(dialog.action == .dialNumber)
+
+            let startChat = try await service.dialog(for: CallbackPush(serviceID: "S1", action: "get-dialog-start-chat"))
+            guard case .startChat(let start) = startChat.content else {
+                Issue.record("expected StartChat")
+                return
+            }
+            let chat = ChatSession(configuration: try .init(startChat: start, service: service.configuration))
+            let events = await chat.events()
+            try await chat.start()
+            try await chat.send(text: "Hello")
+            var texts: [String] = []
+            for await event in events {
+                switch event {
+                case .messageReceived(let message):
+                    texts.append(message.payload.text ?? "(typing)")
+                    if message.payload.text == "You said: Hello" { try await chat.send(text: "bye") }
+                case .chatEnded:
+                    #expect(texts.contains("You said: Hello"))
+                    #expect(texts.last == "Kristi Sippola has left the session")
+                    return
+                default: break
+                }
+            }
+            Issue.record("the events ended before the chat did")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import ParleyGenesys
+import ParleyServer
+import ParleyTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Our code against Bayeux software we did not write: Debian's ruby-faye server (run by thin), and PyPI's
+/// aiocometd-ng client. `scripts/test` installs both.
+@Suite("Bayeux interoperability", .serialized, .timeLimit(.minutes(2)))
+struct InteroperabilityTests {
+    @Test func ourClientAgainstFaye() async throws {
+        let port = try freePort()
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        try await withSubprocess(
+            "/usr/bin/thin", ["-R", "faye.ru", "-a", "127.0.0.1", "-p", String(port), "start"],
+            directory: peersDirectory
+        ) { _ in
+            try await waitUntilServing(base.appendingPathComponent("health"))
+            let client = BayeuxClient(configuration: .init(url: base.appendingPathComponent("cometd")))
+            var events = await client.events().makeAsyncIterator()
+            await client.subscribe(.genesys)
+            await client.start()
+            let first = await AsyncStream.next(&events) { if case .handshook = $0 { true } else { false } }
+            guard case .handshook(let firstId) = first else {
+                Issue.record("no handshake")
+                return
+            }
+            let subscribed = await AsyncStream.next(&events) { $0 == .subscribed(.genesys) }
+            #expect(subscribed != nil)
+
+            try await post(base.appendingPathComponent("publish"), SeedExamples.messageReceiptData)
+            let message = await AsyncStream.next(&events) { if case .message = $0 { true } else { false } }
+            guard case .message(let delivered) = message else {
+                Issue.record("no message")
+                return
+            }
+            #expect(delivered.channel == .genesys)
+            let notification = try ChatNotification(json: #require(delivered.data))
+            #expect(notification.update.entries.map(\.text) == ["Hello."])
+
+            // Faye forgets the client: its next connect is "401:<id>:Unknown client" with advice handshake.
+            let forgot = try await post(base.appendingPathComponent("forget"), "")
+            #expect(forgot == "forgot 1")
+            let again = await AsyncStream.next(&events) { if case .handshook = $0 { true } else { false } }
+            guard case .handshook(let secondId) = again else {
+                Issue.record("no second handshake")
+                return
+            }
+            #expect(secondId != firstId)
+            #expect(await AsyncStream.next(&events) { $0 == .subscribed(.genesys) } != nil)
+            try await post(base.appendingPathComponent("publish"), SeedExamples.partyJoinedData)
+            let second = await AsyncStream.next(&events) { if case .message = $0 { true } else { false } }
+            guard case .message(let joined) = second else {
+                Issue.record("no message after the re-handshake")
+                return
+            }
+            #expect(try ChatNotification(json: #require(joined.data)).update.entries.map(\.kind) == [.joined])
+            await client.disconnect(ext: ["transcriptPosition": "3"])
+            #expect(await client.state == .disconnected)
+        }
+    }
+
+    @Test func aiocometdAgainstOurSimulator() async throws {
+        try await InProcessServer.run(channels: [], configure: { $0.gmsSimulator = GMSSimulatorConfiguration() }) {
+            server in
+            let output = Pipe()
+            let lines: [JSONValue] = try await withSubprocess(
+                "/usr/bin/env",
+                ["python3", peersDirectory.appendingPathComponent("aiocometd_peer.py").path, server.url.absoluteString,
+                    "py-user", "PYSERVICE"],
+                output: output
+            ) { process in
+                let data = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0)
+                return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+                    try? JSONValue(parsing: String($0))
+                }
+            }
+            #expect(lines.first == ["peer": "subscribed"])
+            #expect(lines.contains(["peer": "created", "state": "CONNECTED"]))
+            #expect(lines.contains { $0["channel"] == "/echo" && $0["data"] == ["hello": "from aiocometd"] })
+            let joined = lines.first { $0["channel"] == "/_genesys" }
+            #expect(joined?["data"]?["message"]?["transcriptToShow"]?[0]?[0] == "Notice.Joined")
+            #expect(joined?["data"]?["tag"] == "service.chat.refresh.PYSERVICE")
+            #expect(lines.last == ["peer": "done"])
+        }
+    }
+}
+
+extension SeedExamples {
+    /// The seed's Comet deliveries' `data`, as strict JSON, for publishing through Faye.
+    static var messageReceiptData: String { try! LenientJSONForTests.parse(messageReceipt)["data"]!.jsonString() }
+    static var partyJoinedData: String { try! LenientJSONForTests.parse(partyJoined)["data"]!.jsonString() }
+}

@@ -1,0 +1,29 @@
+# A Faye (Debian ruby-faye) Bayeux server for ParleyGenesysTests, run with `thin -R faye.ru`.
+# /cometd is the Bayeux endpoint; /publish (POST JSON) publishes a GMS-shaped event on /_genesys;
+# /forget destroys every client that subscribed, so their next request is answered "401::Unknown client".
+require 'faye'
+require 'json'
+
+subscribers = []
+bayeux = nil
+control = lambda do |env|
+  request = Rack::Request.new(env)
+  case request.path
+  when '/health'
+    [200, { 'Content-Type' => 'text/plain' }, ['ok']]
+  when '/publish'
+    bayeux.get_client.publish('/_genesys', JSON.parse(request.body.read))
+    [200, { 'Content-Type' => 'text/plain' }, ['published']]
+  when '/forget'
+    engine = bayeux.instance_variable_get(:@server).engine
+    subscribers.uniq.each { |id| engine.destroy_client(id) }
+    forgotten = subscribers.uniq.size
+    subscribers.clear
+    [200, { 'Content-Type' => 'text/plain' }, ["forgot #{forgotten}"]]
+  else
+    [404, { 'Content-Type' => 'text/plain' }, ['not found']]
+  end
+end
+bayeux = Faye::RackAdapter.new(control, mount: '/cometd', timeout: 2)
+bayeux.on(:subscribe) { |client_id, channel| subscribers << client_id if channel == '/_genesys' }
+run bayeux

@@ -1,0 +1,119 @@
+import Foundation
+import ParleyGenesys
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A ``WebClient`` that records requests and answers them with a closure.
+actor ScriptedWebClient: WebClient {
+    private(set) var requests: [WebRequest] = []
+    private let answer: @Sendable (WebRequest) throws -> WebResponse
+
+    init(_ answer: @escaping @Sendable (WebRequest) throws -> WebResponse) {
+        self.answer = answer
+    }
+
+    func send(_ request: WebRequest) async throws -> WebResponse {
+        requests.append(request)
+        return try answer(request)
+    }
+
+    nonisolated static func json(_ text: String, status: Int = 200) -> WebResponse {
+        WebResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
+    }
+}
+
+extension AsyncStream {
+    /// The next element that matches, or nil when the stream ends.
+    static func next(_ iterator: inout AsyncStream<Element>.Iterator, where match: (Element) -> Bool) async -> Element?
+    {
+        while let element = await iterator.next(isolation: #isolation) {
+            if match(element) { return element }
+        }
+        return nil
+    }
+}
+
+/// A free TCP port on 127.0.0.1 (bound to port 0, read, closed).
+func freePort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw POSIXError(.EIO) }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+    }
+    guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+    let named = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    guard named == 0 else { throw POSIXError(.EIO) }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// The folder of the test peers (Faye's config, the aiocometd script).
+let peersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers")
+
+/// Runs `executable` with `arguments` until `body` returns, then terminates it.
+func withSubprocess<Result>(
+    _ executable: String, _ arguments: [String], directory: URL? = nil, output: Pipe? = nil,
+    _ body: (Process) async throws -> Result
+) async throws -> Result {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    process.standardOutput = output ?? FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    do {
+        let result = try await body(process)
+        process.terminate()
+        process.waitUntilExit()
+        return result
+    } catch {
+        process.terminate()
+        process.waitUntilExit()
+        throw error
+    }
+}
+
+/// Asks `url` until it answers 200 (a peer starting up); gives up after `attempts` tries a quarter second apart.
+func waitUntilServing(_ url: URL, attempts: Int = 160) async throws {
+    for _ in 0..<attempts {
+        if let (_, response) = try? await URLSession.shared.data(from: url),
+            (response as? HTTPURLResponse)?.statusCode == 200
+        {
+            return
+        }
+        try await Task.sleep(for: .milliseconds(250))
+    }
+    throw POSIXError(.ETIMEDOUT)
+}
+
+/// A POST with a body, for the peers' control endpoints.
+@discardableResult
+func post(_ url: URL, _ body: String, contentType: String = "application/json") async throws -> String {
+    var request = URLRequest(url: url)
+    request.httpMethod = "POST"
+    request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+    request.httpBody = Data(body.utf8)
+    let (data, _) = try await URLSession.shared.data(for: request)
+    return String(decoding: data, as: UTF8.self)
+}
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension WebResponse {
+    /// A 200 answer with a JSON body.
+    static func json(_ text: String, status: Int = 200) -> WebResponse {
+        WebResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
+    }
+}
