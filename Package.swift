@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ParleySkills", targets: ["ParleySkills"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyTesting", targets: ["ParleyTesting"]),
+        .library(name: "ParleyWebBridge", targets: ["ParleyWebBridge"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -70,8 +71,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The web chat widget served at / (issue 7): plain HTML, CSS and JavaScript.
+            resources: [.copy("Widget/Assets")]
         ),
+        // The JavaScript bridge between an app and a chat page in a web view (issue 7).
+        .target(name: "ParleyWebBridge", dependencies: ["ParleyCore"]),
         // Test support shipped to app developers (filled by issues 4 and 5).
         .target(
             name: "ParleyTesting",
@@ -134,6 +139,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyTesting"]),
+        .testTarget(
+            name: "ParleyWebBridgeTests",
+            dependencies: ["ParleyWebBridge", "ParleyTesting"],
+            exclude: ["Browser"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

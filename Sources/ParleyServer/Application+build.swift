@@ -6,7 +6,7 @@ public import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Builds the Parley chat server: the chat socket, attachment upload and download.
+/// Builds the Parley chat server: the chat socket, attachment upload and download, and the web chat widget.
 ///
 /// ```swift
 /// let app = try await buildApplication(configuration: configuration)
@@ -33,6 +33,9 @@ public func buildApplication(
     let router = Router(context: BasicWebSocketRequestContext.self)
     router.get("/health") { _, _ in "ok" }
     AttachmentRoutes(configuration: configuration).register(on: router)
+    if configuration.servesWidget {
+        try WidgetRoutes(configuration: configuration).register(on: router)
+    }
     let sockets = Router(context: BasicWebSocketRequestContext.self)
     sockets.ws("/chat/v1/chats/sockets/{client}") { inbound, outbound, context in
         try await socket.run(context.request, inbound: inbound, outbound: outbound)

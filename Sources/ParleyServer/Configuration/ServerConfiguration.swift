@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     /// How long a socket that is refused from the start (unknown or disabled channel, forbidden origin,
     /// no user) waits for the client's first frame before the refusal is sent anyway.
     public var refusalDelay: Duration = .seconds(1)
+    /// Whether the server serves the web chat widget at `/` and `/widget` (`docs/widget.md`).
+    public var servesWidget = true
 
     /// Creates a configuration.
     public init(
