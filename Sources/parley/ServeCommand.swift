@@ -99,6 +99,9 @@ struct ServerOptions: ParsableArguments {
                 "  channel \(channel.id) (\(kind)\(state)): ws://\(configuration.host):\(port)/chat/v1/chats/sockets/websdk?channelId=\(channel.id)&userId=YOU"
             )
         }
+        if configuration.servesWidget {
+            lines.append("  web chat: http://\(configuration.host):\(port)/ (docs/widget.md)")
+        }
         return lines.joined(separator: "\n")
     }
 }
