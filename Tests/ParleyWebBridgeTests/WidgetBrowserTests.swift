@@ -29,6 +29,7 @@ struct WidgetBrowserTests {
             [
                 "value": .string(value), "literal": .string(JavaScript.literal(value)),
                 "sendMessage": .string(BridgeCommand.sendMessage(value).javaScript),
+                "configuration": .string(JavaScript.configurationScript(["title": .string(value)])),
                 "setAppInfo": .string(
                     BridgeCommand.setAppInfo(apiKey: value == "bridge-user" ? nil : value, uid: "bridge-user")
                         .javaScript),

@@ -8,7 +8,7 @@ Started by the Swift test WidgetBrowserTests with a running in-process server:
 BASE_URL      the server, such as http://127.0.0.1:41234, with channels "demo" (pizza), "gallery"
               (Browser/gallery-skill.json) and an authenticated channel listed first
 COMMANDS_JSON hostile strings with the JavaScript ParleyWebBridge generates for them:
-              [{"value": s, "literal": js, "sendMessage": js, "setAppInfo": js}, ...]
+              [{"value": s, "literal": js, "sendMessage": js, "setAppInfo": js, "configuration": js}, ...]
 OUTPUT_DIR    where to write bridge-events.json (the bodies the page posted) and widget.png
 
 Exits 0 when every check passed; otherwise prints what failed and exits 1.
@@ -327,6 +327,9 @@ def bridge(driver, base, commands, output_dir):
     for entry in commands:
         value = entry["value"]
         check(js(driver, "return " + entry["literal"]) == value, "the literal of %r evaluates to it" % value)
+        js(driver, entry["configuration"])
+        check(js(driver, "return window.parleyConfig.title") == value,
+              "the configuration script for %r sets exactly that string" % value)
         js(driver, entry["setAppInfo"])
         expected = None if value == "bridge-user" else value  # its command is setAppInfo(null, "bridge-user")
         check(js(driver, "return window.parley.appInfo().apiKey") == expected,
