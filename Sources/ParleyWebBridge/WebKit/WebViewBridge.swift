@@ -1,12 +1,12 @@
 #if canImport(WebKit)
-    public import Foundation
+    import Foundation
     public import WebKit
 
     /// Connects a `WKWebView` that shows a chat page to the app: the page's events arrive as ``BridgeEvent``s,
     /// and ``send(_:)`` calls into the page with safely encoded ``BridgeCommand``s.
     ///
     /// ```swift
-    /// let bridge = WebViewBridge<AppExtensions>(webView: webView, handlerName: "meboCallBack") { event in
+    /// self.bridge = WebViewBridge<AppExtensions>(webView: webView, handlerName: "meboCallBack") { bridge, event in
     ///     switch event {
     ///     case .agentLoaded: Task { try await bridge.send(.setAppInfo(apiKey: token, uid: userId)) }
     ///     case .agentResponded(let response): handle(response.extensions)
@@ -25,17 +25,18 @@
         public let handlerName: String
         private weak var webView: WKWebView?
         private let trampoline = ScriptMessageTrampoline()
-        private let onEvent: @MainActor (BridgeEvent<Extensions>) -> Void
+        private let onEvent: @MainActor (WebViewBridge<Extensions>, BridgeEvent<Extensions>) -> Void
 
         /// Registers the bridge's message handler on `webView`.
         /// - Parameters:
         ///   - webView: The web view showing the chat page (held weakly).
         ///   - handlerName: The handler the page posts to; `meboCallBack` for miibo's pages, `parley` or
         ///     `meboCallBack` for Parley's widget.
-        ///   - onEvent: Called on the main actor with each event the page posts.
+        ///   - onEvent: Called on the main actor with the bridge (to answer with ``send(_:)``) and each event the
+        ///     page posts.
         public init(
             webView: WKWebView, handlerName: String = "meboCallBack",
-            onEvent: @escaping @MainActor (BridgeEvent<Extensions>) -> Void
+            onEvent: @escaping @MainActor (WebViewBridge<Extensions>, BridgeEvent<Extensions>) -> Void
         ) {
             self.handlerName = handlerName
             self.webView = webView
@@ -79,13 +80,14 @@
 
         private func receive(_ body: Any) {
             if let text = body as? String {
-                onEvent(BridgeEvent(body: text))
+                onEvent(self, BridgeEvent(body: text))
             } else if JSONSerialization.isValidJSONObject(body),
                 let data = try? JSONSerialization.data(withJSONObject: body)
             {
-                onEvent(BridgeEvent(bytes: data))
+                onEvent(self, BridgeEvent(bytes: data))
             } else {
                 onEvent(
+                    self,
                     .unknown(
                         UnknownBridgeEvent(
                             name: nil, json: nil, body: String(describing: body),
