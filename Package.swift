@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ParleySpeech", targets: ["ParleySpeech"]),
         .library(name: "ParleyVoiceFlow", targets: ["ParleyVoiceFlow"]),
         .library(name: "ParleyGenesys", targets: ["ParleyGenesys"]),
+        .library(name: "ParleyWebBridge", targets: ["ParleyWebBridge"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -73,12 +74,16 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The web chat widget served at / (issue 7): plain HTML, CSS and JavaScript.
+            resources: [.copy("Widget/Assets")]
         ),
         // Speech synthesis, recognition, recording and playback: protocols plus espeak-ng/pocketsphinx/sox and Apple engines (issue 8).
         .target(name: "ParleySpeech", dependencies: ["ParleyCore"]),
         // JSON voice flows: model, loader, validator, engine and runner (issue 8).
         .target(name: "ParleyVoiceFlow", dependencies: ["ParleyCore", "ParleySpeech"]),
+        // The JavaScript bridge between an app and a chat page in a web view (issue 7).
+        .target(name: "ParleyWebBridge", dependencies: ["ParleyCore"]),
         // Test support shipped to app developers (filled by issues 4 and 5).
         .target(
             name: "ParleyTesting",
@@ -162,6 +167,11 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "ParleySpeechTests", dependencies: ["ParleySpeech"]),
+        .testTarget(
+            name: "ParleyWebBridgeTests",
+            dependencies: ["ParleyWebBridge", "ParleyTesting"],
+            exclude: ["Browser"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

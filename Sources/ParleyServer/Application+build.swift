@@ -6,7 +6,7 @@ public import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Builds the Parley chat server: the chat socket, attachment upload and download.
+/// Builds the Parley chat server: the chat socket, attachment upload and download, and the web chat widget.
 ///
 /// ```swift
 /// let app = try await buildApplication(configuration: configuration)
@@ -35,6 +35,9 @@ public func buildApplication(
     AttachmentRoutes(configuration: configuration).register(on: router)
     if let gms = configuration.gmsSimulator {
         GMSSimulator(configuration: gms, server: configuration).register(on: router)
+    }
+    if configuration.servesWidget {
+        try WidgetRoutes(configuration: configuration).register(on: router)
     }
     let sockets = Router(context: BasicWebSocketRequestContext.self)
     sockets.ws("/chat/v1/chats/sockets/{client}") { inbound, outbound, context in

@@ -112,6 +112,9 @@ struct ServerOptions: ParsableArguments {
         if configuration.gmsSimulator != nil {
             lines.append("  GMS simulator: http://\(configuration.host):\(port)/genesys (Bayeux at /genesys/cometd)")
         }
+        if configuration.servesWidget {
+            lines.append("  web chat: http://\(configuration.host):\(port)/ (docs/widget.md)")
+        }
         return lines.joined(separator: "\n")
     }
 }

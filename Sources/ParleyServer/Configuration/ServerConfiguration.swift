@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     public var agentKey: String?
     /// The Genesys Mobile Services simulator mounted under `/genesys` (`parley serve --gms`); off when nil.
     public var gmsSimulator: GMSSimulatorConfiguration?
+    /// Whether the server serves the web chat widget at `/` and `/widget` (`docs/widget.md`).
+    public var servesWidget = true
 
     /// Creates a configuration.
     public init(

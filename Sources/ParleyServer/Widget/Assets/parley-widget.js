@@ -1,0 +1,1359 @@
+/*
+ * Parley web chat widget: plain JavaScript, no build step, no third-party code.
+ *
+ * Speaks the Parley/Oracle chat socket protocol (docs/protocol.md) and the web-view bridge contract
+ * (docs/web-bridge.md). Every DOM node is built with createElement and textContent: nothing from the
+ * server, the user or the configuration is ever parsed as HTML.
+ */
+(function () {
+  "use strict";
+
+  // --- Configuration ------------------------------------------------------------------------------
+
+  /** The Oracle iOS SDK's colour names (plus HeaderColor and ErrorColor), set as CSS variables. */
+  var COLOR_NAMES = [
+    "ActionButtonColor", "ActionLabelTextColor", "BotMessageColor", "BotTextColor", "CardBackgroundColor",
+    "CardDescriptionTextColor", "CardTitleTextColor", "ChatBackgroundColor", "FooterColor", "FooterIconsColor",
+    "HeaderColor", "HeaderIconsColor", "HeaderTextColor", "InputFieldColor", "InputFieldTextColor", "TimestampColor",
+    "UserMessageColor", "UserTextColor", "ErrorColor"
+  ];
+
+  /** The Oracle SDKs' `odais_*` strings the widget shows, with their documented defaults. */
+  var DEFAULT_STRINGS = {
+    odais_chat_title: "Ask",
+    odais_connected: "Connected",
+    odais_connecting: "Connecting",
+    odais_disconnected: "Disconnected",
+    odais_typing_status: "Responding...",
+    odais_file_not_supported: "File type not supported",
+    odais_file_size_warning: "You can only attach files of size upto 25MB",
+    odais_write_a_message: "Write a message",
+    odais_error: "Error",
+    odais_ok: "Ok",
+    odais_done: "Done",
+    odais_check_url: "Please check the url!",
+    odais_access_label_skill: "Skill",
+    odais_access_label_user: "User",
+    odais_access_label_button_send: "Send button",
+    odais_access_label_button_clear: "Clear messages",
+    odais_access_label_button_attach: "Upload attachment",
+    odais_access_label_chat_title: "Chat title",
+    odais_access_label_chat_status: "Chat status",
+    odais_send: "Send",
+    odais_attach: "Attach",
+    odais_clear: "Clear",
+    odais_end_conversation: "End",
+    odais_conversation_ended: "The conversation has ended.",
+    odais_location_error: "Your location could not be read.",
+    odais_relative_just_now: "Just now",
+    odais_relative_few_seconds: "A few moments ago",
+    odais_relative_minutes: "{0} min ago",
+    odais_relative_hours: "{0} hr ago",
+    odais_relative_days: "{0} d ago",
+    odais_relative_months: "{0} mth ago",
+    odais_relative_years: "{0} yr ago",
+    odais_show_form: "Details",
+    odais_submit: "Submit"
+  };
+
+  /** Feature flags with the defaults the Oracle SDKs document. */
+  var DEFAULTS = {
+    URI: null,                     // host[:port] of the chat server; this page's host when absent
+    channelId: null,               // the server's first unauthenticated channel when absent (GET /widget/config)
+    userId: null,                  // generated (user-<ms>-<5 digits>) and kept in localStorage when absent
+    token: null,                   // a JWT for a client-authenticated channel
+    enableSecureConnection: null,  // wss/https; follows this page's scheme when absent
+    enableAttachment: true,
+    enableClearMessage: false,
+    enableEndConversation: true,
+    enableTimestamp: true,
+    timestampMode: "absolute",     // "absolute" or "relative"
+    showConnectionStatus: false,
+    showTypingStatus: true,
+    typingStatusTimeout: 20,
+    disablePastActions: "all",     // "all", "postback" or "none"
+    actionsLayout: "horizontal",   // "horizontal" or "vertical"
+    initUserHiddenMessage: null,
+    initUserProfile: null,
+    reconnectInterval: 5,
+    reconnectMaxAttempts: 5,
+    maxAttachmentSize: 26214400,
+    bridgeHandler: null,           // webkit message handler name; "parley" then "meboCallBack" when absent
+    waitForAppInfo: null,          // wait for setAppInfo before connecting; true when a bridge handler exists
+    title: null,
+    colors: {},
+    strings: {}
+  };
+
+  var BOOLEAN_KEYS = ["enableAttachment", "enableClearMessage", "enableEndConversation", "enableTimestamp",
+    "showConnectionStatus", "showTypingStatus", "enableSecureConnection", "waitForAppInfo"];
+  var NUMBER_KEYS = ["typingStatusTimeout", "reconnectInterval", "reconnectMaxAttempts", "maxAttachmentSize"];
+  var FINAL_CLOSE_CODES = [1000, 1008, 4001, 4002, 4003, 4004, 4005, 4006, 4010, 4011];
+
+  function isObject(value) { return value !== null && typeof value === "object" && !Array.isArray(value); }
+
+  function merge(target, source) {
+    if (!isObject(source)) { return target; }
+    Object.keys(source).forEach(function (key) {
+      var value = source[key];
+      if (key === "colors" || key === "strings") {
+        if (isObject(value)) { Object.keys(value).forEach(function (name) { target[key][name] = value[name]; }); }
+      } else if (COLOR_NAMES.indexOf(key) >= 0) {
+        target.colors[key] = value;
+      } else if (key.indexOf("odais_") === 0) {
+        target.strings[key] = value;
+      } else if (Object.prototype.hasOwnProperty.call(DEFAULTS, key)) {
+        target[key] = value;
+      }
+    });
+    return target;
+  }
+
+  function parseQueryValue(key, text) {
+    if (BOOLEAN_KEYS.indexOf(key) >= 0) { return text === "true" || text === "1" || text === ""; }
+    if (NUMBER_KEYS.indexOf(key) >= 0) { var number = Number(text); return isFinite(number) ? number : DEFAULTS[key]; }
+    if (key === "initUserProfile") { try { return JSON.parse(text); } catch (e) { return null; } }
+    return text;
+  }
+
+  /** Defaults, then `window.parleyConfig`, then `?config=<JSON>`, then single query parameters. */
+  function readConfiguration() {
+    var config = merge({ colors: {}, strings: {} }, DEFAULTS);
+    config.colors = {};
+    config.strings = {};
+    var problems = [];
+    if (isObject(window.parleyConfig)) { merge(config, window.parleyConfig); }
+    var query = new URLSearchParams(window.location.search);
+    if (query.has("config")) {
+      try { merge(config, JSON.parse(query.get("config"))); } catch (e) { problems.push("config is not JSON"); }
+    }
+    query.forEach(function (value, key) {
+      if (key === "config") { return; }
+      var single = {};
+      single[key] = COLOR_NAMES.indexOf(key) >= 0 || key.indexOf("odais_") === 0 ? value : parseQueryValue(key, value);
+      merge(config, single);
+    });
+    return { config: config, problems: problems };
+  }
+
+  // --- State --------------------------------------------------------------------------------------
+
+  var loaded = readConfiguration();
+  var config = loaded.config;
+  var strings = {};
+  Object.keys(DEFAULT_STRINGS).forEach(function (key) { strings[key] = DEFAULT_STRINGS[key]; });
+  Object.keys(config.strings).forEach(function (key) {
+    if (typeof config.strings[key] === "string") { strings[key] = config.strings[key]; }
+  });
+  if (typeof config.title === "string") { strings.odais_chat_title = config.title; }
+
+  var socket = null;
+  var status = "disconnected";
+  var reconnectAttempts = 0;
+  var reconnectTimer = null;
+  var heartbeatTimer = null;
+  var typingTimer = null;
+  var relativeTimer = null;
+  var outbox = [];               // frames waiting for an open socket
+  var appInfoReceived = false;
+  var ended = false;
+  var initialised = false;       // initUserProfile and initUserHiddenMessage sent
+  var streams = {};              // textStream bubbles by streamId
+  var lastDay = null;
+  var ui = {};
+
+  // --- Small helpers ------------------------------------------------------------------------------
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
+  }
+
+  function format(template, value) { return String(template).split("{0}").join(String(value)); }
+
+  /** A URL the widget may put into href/src: http(s), or the listed extra schemes. */
+  function safeURL(value, extraSchemes) {
+    if (typeof value !== "string" || value === "") { return null; }
+    try {
+      var url = new URL(value, window.location.href);
+      var allowed = ["http:", "https:"].concat(extraSchemes || []);
+      return allowed.indexOf(url.protocol) >= 0 ? url.href : null;
+    } catch (e) { return null; }
+  }
+
+  function generatedUserId() {
+    return "user-" + Date.now() + "-" + String(Math.floor(Math.random() * 100000)).padStart(5, "0");
+  }
+
+  function storedUserId(channelId) {
+    var key = "parley.userId." + channelId;
+    try {
+      var existing = window.localStorage.getItem(key);
+      if (existing) { return existing; }
+      var made = generatedUserId();
+      window.localStorage.setItem(key, made);
+      return made;
+    } catch (e) { return generatedUserId(); }
+  }
+
+  function secure() {
+    if (typeof config.enableSecureConnection === "boolean") { return config.enableSecureConnection; }
+    return window.location.protocol === "https:";
+  }
+
+  function host() {
+    var uri = typeof config.URI === "string" && config.URI !== "" ? config.URI : window.location.host;
+    return uri.replace(/^https?:\/\//i, "").replace(/\/+$/, "");
+  }
+
+  function httpBase() { return (secure() ? "https://" : "http://") + host(); }
+
+  function query() {
+    return "channelId=" + encodeURIComponent(config.channelId) + "&userId=" + encodeURIComponent(config.userId);
+  }
+
+  // --- Bridge -------------------------------------------------------------------------------------
+
+  function bridgeHandler() {
+    var handlers = window.webkit && window.webkit.messageHandlers;
+    if (!handlers) { return null; }
+    var names = typeof config.bridgeHandler === "string" && config.bridgeHandler !== ""
+      ? [config.bridgeHandler] : ["parley", "meboCallBack"];
+    for (var i = 0; i < names.length; i++) {
+      var handler = handlers[names[i]];
+      if (handler && typeof handler.postMessage === "function") { return handler; }
+    }
+    return null;
+  }
+
+  /** Posts an event to the host app as a JSON string (miibo's shape) and as a DOM event on window. */
+  function post(event) {
+    var handler = bridgeHandler();
+    if (handler) {
+      try { handler.postMessage(JSON.stringify(event)); } catch (e) { /* the host went away */ }
+    }
+    try { window.dispatchEvent(new CustomEvent("parley:bridge", { detail: event })); } catch (e) { /* old browser */ }
+  }
+
+  function reportError(code, message) {
+    post({ error: { code: String(code), message: String(message) } });
+  }
+
+  // --- Building the page --------------------------------------------------------------------------
+
+  function applyColors() {
+    Object.keys(config.colors).forEach(function (name) {
+      var value = config.colors[name];
+      if (COLOR_NAMES.indexOf(name) < 0 || typeof value !== "string") { return; }
+      if (window.CSS && CSS.supports && !CSS.supports("color", value)) { return; }
+      ui.root.style.setProperty("--parley-" + name, value);
+    });
+  }
+
+  function buildPage() {
+    var root = document.getElementById("parley-widget");
+    if (!root) { root = el("div", "parley"); root.id = "parley-widget"; document.body.appendChild(root); }
+    root.classList.add("parley");
+    ui.root = root;
+    applyColors();
+
+    var header = el("div", "parley-header");
+    var titles = el("div", "parley-header-titles");
+    ui.title = el("div", "parley-title", strings.odais_chat_title);
+    ui.title.setAttribute("aria-label", strings.odais_access_label_chat_title + " " + strings.odais_chat_title);
+    ui.status = el("div", "parley-status");
+    ui.status.setAttribute("aria-live", "polite");
+    ui.status.hidden = !config.showConnectionStatus;
+    ui.typingStatus = el("div", "parley-typing-status", strings.odais_typing_status);
+    ui.typingStatus.hidden = true;
+    titles.appendChild(ui.title);
+    titles.appendChild(ui.status);
+    titles.appendChild(ui.typingStatus);
+    header.appendChild(titles);
+    if (config.enableClearMessage) {
+      ui.clear = el("button", "parley-clear", strings.odais_clear);
+      ui.clear.type = "button";
+      ui.clear.setAttribute("aria-label", strings.odais_access_label_button_clear);
+      ui.clear.addEventListener("click", clearConversation);
+      header.appendChild(ui.clear);
+    }
+    if (config.enableEndConversation) {
+      ui.end = el("button", "parley-end", strings.odais_end_conversation);
+      ui.end.type = "button";
+      ui.end.addEventListener("click", endConversation);
+      header.appendChild(ui.end);
+    }
+    root.appendChild(header);
+
+    ui.messages = el("div", "parley-messages");
+    ui.messages.setAttribute("role", "log");
+    ui.typing = el("div", "parley-typing", strings.odais_typing_status);
+    ui.typing.hidden = true;
+    ui.messages.appendChild(ui.typing);
+    root.appendChild(ui.messages);
+
+    var footer = el("form", "parley-footer");
+    if (config.enableAttachment) {
+      ui.file = el("input", "parley-file");
+      ui.file.type = "file";
+      ui.file.hidden = true;
+      ui.file.addEventListener("change", function () {
+        if (ui.file.files && ui.file.files[0]) { upload(ui.file.files[0]); }
+        ui.file.value = "";
+      });
+      var attach = el("button", "parley-attach", strings.odais_attach);
+      attach.type = "button";
+      attach.setAttribute("aria-label", strings.odais_access_label_button_attach);
+      attach.addEventListener("click", function () { ui.file.click(); });
+      footer.appendChild(ui.file);
+      footer.appendChild(attach);
+    }
+    ui.input = el("input", "parley-input");
+    ui.input.type = "text";
+    ui.input.placeholder = strings.odais_write_a_message;
+    ui.input.setAttribute("aria-label", strings.odais_write_a_message);
+    footer.appendChild(ui.input);
+    var send = el("button", "parley-send", strings.odais_send);
+    send.type = "submit";
+    send.setAttribute("aria-label", strings.odais_access_label_button_send);
+    footer.appendChild(send);
+    footer.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var text = ui.input.value;
+      if (text.trim() === "") { return; }
+      ui.input.value = "";
+      sendText(text);
+    });
+    root.appendChild(footer);
+    setStatus("disconnected");
+  }
+
+  function setStatus(next) {
+    status = next;
+    ui.root.setAttribute("data-status", next);
+    ui.status.textContent = strings["odais_" + next] || next;
+    ui.status.setAttribute("aria-label", strings.odais_access_label_chat_status + " " + ui.status.textContent);
+  }
+
+  function scrollToEnd() { ui.messages.scrollTop = ui.messages.scrollHeight; }
+
+  function showTyping(visible) {
+    clearTimeout(typingTimer);
+    var show = visible && config.showTypingStatus;
+    ui.typing.hidden = !show;
+    ui.typingStatus.hidden = !show;
+    ui.root.setAttribute("data-typing", show ? "true" : "false");
+    if (show) {
+      ui.messages.appendChild(ui.typing);  // keep it last
+      scrollToEnd();
+      typingTimer = setTimeout(function () { showTyping(false); }, Number(config.typingStatusTimeout) * 1000);
+    }
+  }
+
+  function notice(text) {
+    var node = el("div", "parley-notice", text);
+    ui.messages.insertBefore(node, ui.typing);
+    scrollToEnd();
+    return node;
+  }
+
+  // --- Timestamps ---------------------------------------------------------------------------------
+
+  function absoluteTime(date) {
+    try {
+      return date.toLocaleString(undefined, {
+        year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit"
+      });
+    } catch (e) { return date.toISOString(); }
+  }
+
+  function relativeTime(date) {
+    var seconds = Math.max(0, (Date.now() - date.getTime()) / 1000);
+    if (seconds < 10) { return strings.odais_relative_just_now; }
+    if (seconds < 60) { return strings.odais_relative_few_seconds; }
+    var minutes = Math.floor(seconds / 60);
+    if (minutes < 60) { return format(strings.odais_relative_minutes, minutes); }
+    var hours = Math.floor(minutes / 60);
+    if (hours < 24) { return format(strings.odais_relative_hours, hours); }
+    var days = Math.floor(hours / 24);
+    if (days < 30) { return format(strings.odais_relative_days, days); }
+    var months = Math.floor(days / 30);
+    if (months < 12) { return format(strings.odais_relative_months, months); }
+    return format(strings.odais_relative_years, Math.floor(days / 365));
+  }
+
+  function refreshRelative() {
+    var stamps = ui.messages.querySelectorAll(".parley-time");
+    for (var i = 0; i < stamps.length; i++) {
+      var latest = i === stamps.length - 1;
+      stamps[i].hidden = !latest;
+      if (latest) { stamps[i].textContent = relativeTime(new Date(Number(stamps[i].getAttribute("data-time")))); }
+    }
+  }
+
+  function stamp(row, date) {
+    if (!config.enableTimestamp) { return; }
+    var node = el("div", "parley-time");
+    node.setAttribute("data-time", String(date.getTime()));
+    node.setAttribute("data-mode", config.timestampMode === "relative" ? "relative" : "absolute");
+    if (config.timestampMode === "relative") {
+      var day = date.toDateString();
+      if (day !== lastDay) {
+        lastDay = day;
+        var header = el("div", "parley-day", date.toLocaleDateString(undefined, {
+          weekday: "long", year: "numeric", month: "long", day: "numeric"
+        }));
+        ui.messages.insertBefore(header, row);
+      }
+      row.appendChild(node);
+      refreshRelative();
+      if (!relativeTimer) { relativeTimer = setInterval(refreshRelative, 10000); }
+    } else {
+      node.textContent = absoluteTime(date);
+      row.appendChild(node);
+    }
+  }
+
+  // --- Rendering payloads -------------------------------------------------------------------------
+
+  function addRow(side, date, sender) {
+    var row = el("div", "parley-row parley-" + side);
+    row.setAttribute("aria-label", side === "user" ? strings.odais_access_label_user : strings.odais_access_label_skill);
+    if (sender) { row.appendChild(el("div", "parley-sender", sender)); }
+    ui.messages.insertBefore(row, ui.typing);
+    row._parleyDate = date;
+    return row;
+  }
+
+  function finishRow(row) {
+    stamp(row, row._parleyDate || new Date());
+    scrollToEnd();
+  }
+
+  function bubble(text, className) {
+    var node = el("div", "parley-bubble" + (className ? " " + className : ""), text);
+    return node;
+  }
+
+  /** Renders one payload's content (without header, footer or actions) into a new element. */
+  function renderContent(payload, context) {
+    var type = payload.type;
+    var node;
+    switch (type) {
+      case "text":
+        node = bubble(payload.text);
+        if (payload.channelExtensions && payload.channelExtensions.displayType === "stars") {
+          node.classList.add("parley-stars-text");
+        }
+        return node;
+      case "postback":
+        return bubble(typeof payload.text === "string" ? payload.text : JSON.stringify(payload.postback));
+      case "attachment":
+        return renderAttachment(payload.attachment || {});
+      case "location":
+        return renderLocation(payload.location || {});
+      case "card":
+        return renderCards(payload, context);
+      case "table":
+        return renderTable(payload, context, false);
+      case "tableForm":
+        return renderTable(payload, context, true);
+      case "form":
+        return renderForms(payload, context);
+      case "editForm":
+        return renderEditForm(payload, context);
+      case "formSubmission":
+        return bubble(Object.keys(payload.submittedFields || {}).map(function (key) {
+          return key + ": " + JSON.stringify(payload.submittedFields[key]);
+        }).join("\n"));
+      case "textStream":
+        return bubble(payload.aggregateText !== undefined ? payload.aggregateText : payload.text);
+      case "error":
+        node = bubble(payload.errorMessage, "parley-error");
+        node.setAttribute("role", "alert");
+        return node;
+      case "raw":
+        return el("pre", "parley-raw", JSON.stringify(payload.payload, null, 2));
+      default:
+        node = el("pre", "parley-raw parley-unknown", JSON.stringify(payload, null, 2));
+        return node;
+    }
+  }
+
+  function renderAttachment(attachment) {
+    var box = el("div", "parley-bubble parley-media");
+    var url = safeURL(attachment.url, attachment.type === "image" ? ["blob:", "data:"] : ["blob:"]);
+    var title = attachment.title || attachment.filename || "";
+    if (!url) {
+      box.textContent = title || strings.odais_check_url;
+      return box;
+    }
+    var kind = attachment.type;
+    var media;
+    if (kind === "image") {
+      media = el("img");
+      media.alt = title;
+      media.src = url;
+    } else if (kind === "video" || kind === "audio") {
+      media = el(kind);
+      media.controls = true;
+      media.src = url;
+    } else {
+      media = el("a", "parley-file-link", title || url);
+      media.href = url;
+      media.target = "_blank";
+      media.rel = "noopener noreferrer";
+    }
+    media.setAttribute("data-attachment-type", String(kind));
+    box.appendChild(media);
+    if (title && kind !== "file") { box.appendChild(el("div", "parley-footer-text", title)); }
+    return box;
+  }
+
+  function renderLocation(location) {
+    var box = el("div", "parley-bubble parley-location");
+    var text = (location.title ? location.title + "\n" : "") +
+      Number(location.latitude).toFixed(5) + ", " + Number(location.longitude).toFixed(5);
+    var url = safeURL(location.url);
+    if (url) {
+      var link = el("a", null, text);
+      link.href = url;
+      link.target = "_blank";
+      link.rel = "noopener noreferrer";
+      box.appendChild(link);
+    } else {
+      box.textContent = text;
+    }
+    return box;
+  }
+
+  function renderCards(payload, context) {
+    var layout = payload.layout === "vertical" ? "vertical" : "horizontal";
+    var box = el("div", "parley-cards parley-cards-" + layout);
+    (payload.cards || []).forEach(function (card) {
+      var node = el("div", "parley-card");
+      var image = safeURL(card.imageUrl);
+      if (image) { var img = el("img"); img.src = image; img.alt = card.title || ""; node.appendChild(img); }
+      var title = el("div", "parley-card-title");
+      var url = safeURL(card.url);
+      if (url) {
+        var link = el("a", null, card.title);
+        link.href = url; link.target = "_blank"; link.rel = "noopener noreferrer";
+        title.appendChild(link);
+      } else {
+        title.textContent = card.title || "";
+      }
+      node.appendChild(title);
+      if (card.description) { node.appendChild(el("div", "parley-card-description", card.description)); }
+      if (card.actions && card.actions.length) { node.appendChild(renderActions(card.actions, context, "parley-actions")); }
+      box.appendChild(node);
+    });
+    return box;
+  }
+
+  function fieldText(field) {
+    var value = field.value;
+    if (value === undefined || value === null) { return ""; }
+    var text = typeof value === "string" ? value : JSON.stringify(value);
+    if (typeof field.truncateAt === "number" && text.length > field.truncateAt) {
+      text = text.slice(0, field.truncateAt) + "…";
+    }
+    return text;
+  }
+
+  /** A read-only field: text, link, media or action. */
+  function renderReadOnlyField(field, context) {
+    var node = el("span", "parley-field-value");
+    switch (field.displayType) {
+      case "link": {
+        var url = safeURL(field.value);
+        if (url) {
+          var link = el("a", null, field.linkLabel || field.value);
+          link.href = url; link.target = "_blank"; link.rel = "noopener noreferrer";
+          node.appendChild(link);
+        } else {
+          node.textContent = fieldText(field);
+        }
+        return node;
+      }
+      case "media": {
+        var src = safeURL(field.value);
+        if (src && field.mediaType === "image") {
+          var img = el("img"); img.src = src; img.alt = field.label || ""; img.style.maxWidth = "100%";
+          node.appendChild(img);
+        } else if (src && (field.mediaType === "video" || field.mediaType === "audio")) {
+          var media = el(field.mediaType); media.controls = true; media.src = src; node.appendChild(media);
+        } else {
+          node.textContent = fieldText(field);
+        }
+        return node;
+      }
+      case "action":
+        return field.action ? renderAction(field.action, context) : node;
+      default:
+        node.textContent = fieldText(field);
+        return node;
+    }
+  }
+
+  function formFields(form) {
+    if (form.formRows && form.formRows.length) {
+      var fields = [];
+      form.formRows.forEach(function (row) {
+        (row.columns || []).forEach(function (column) { fields = fields.concat(column.fields || []); });
+      });
+      return fields;
+    }
+    return form.fields || [];
+  }
+
+  function renderReadOnlyForm(form, context, columns) {
+    var box = el("div", "parley-form");
+    if (form.title) { box.appendChild(el("div", "parley-form-title", form.title)); }
+    var grid = el("div", "parley-form-grid");
+    grid.style.gridTemplateColumns = "repeat(" + Math.max(1, Math.min(2, columns || 1)) + ", 1fr)";
+    formFields(form).forEach(function (field) {
+      var cell = el("div", "parley-field");
+      if (field.label && field.displayType !== "action") { cell.appendChild(el("div", "parley-field-label", field.label)); }
+      cell.appendChild(renderReadOnlyField(field, context));
+      grid.appendChild(cell);
+    });
+    box.appendChild(grid);
+    if (form.actions && form.actions.length) { box.appendChild(renderActions(form.actions, context, "parley-actions")); }
+    return box;
+  }
+
+  function renderForms(payload, context) {
+    var box = el("div", "parley-forms");
+    (payload.forms || []).forEach(function (form) {
+      box.appendChild(renderReadOnlyForm(form, context, payload.formColumns));
+    });
+    appendPagination(box, payload.paginationInfo);
+    return box;
+  }
+
+  function appendPagination(box, info) {
+    if (info && typeof info.status === "string" && info.totalCount > info.rangeSize) {
+      box.appendChild(el("div", "parley-pagination", info.status));
+    }
+  }
+
+  function renderTable(payload, context, withForms) {
+    var box = el("div", "parley-table-box");
+    if (payload.tableTitle) { box.appendChild(el("div", "parley-table-title", payload.tableTitle)); }
+    var table = el("table", "parley-table");
+    var head = el("tr");
+    (payload.headings || []).forEach(function (heading) {
+      var th = el("th", null, heading.label);
+      if (heading.alignment) { th.style.textAlign = heading.alignment; }
+      if (typeof heading.width === "number") { th.style.width = heading.width + "%"; }
+      head.appendChild(th);
+    });
+    if (withForms) { head.appendChild(el("th")); }
+    var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
+    var body = el("tbody");
+    (payload.rows || []).forEach(function (row, index) {
+      var tr = el("tr");
+      (row.fields || []).forEach(function (field) {
+        var td = el("td");
+        if (field.alignment) { td.style.textAlign = field.alignment; }
+        td.appendChild(renderReadOnlyField(field, context));
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+      if (withForms) {
+        var form = (payload.forms || [])[index];
+        var td = el("td");
+        var detail = el("tr", "parley-table-form");
+        var detailCell = el("td");
+        detailCell.colSpan = (payload.headings || []).length + 1;
+        if (form) { detailCell.appendChild(renderReadOnlyForm(form, context, payload.formColumns)); }
+        detail.appendChild(detailCell);
+        detail.hidden = payload.disclosedFormIndex !== index;
+        var toggle = el("button", "parley-action parley-show-form", payload.showFormButtonLabel || strings.odais_show_form);
+        toggle.type = "button";
+        toggle.addEventListener("click", function () { detail.hidden = !detail.hidden; });
+        td.appendChild(toggle);
+        tr.appendChild(td);
+        body.appendChild(detail);
+      }
+      if (row.selectAction) {
+        tr.style.cursor = "pointer";
+        tr.title = row.selectAction.label || "";
+        tr.addEventListener("click", function (event) {
+          if (event.target && event.target.tagName === "BUTTON") { return; }
+          performAction(row.selectAction, context, null);
+        });
+      }
+    });
+    table.appendChild(body);
+    box.appendChild(table);
+    appendPagination(box, payload.paginationInfo);
+    return box;
+  }
+
+  /** An edit form: inputs for every editable field; submitForm actions send a formSubmission. */
+  function renderEditForm(payload, context) {
+    var form = el("form", "parley-form parley-edit-form");
+    form.noValidate = true;
+    if (payload.title) { form.appendChild(el("div", "parley-form-title", payload.title)); }
+    if (payload.errorMessage) { form.appendChild(el("div", "parley-form-error", payload.errorMessage)); }
+    var grid = el("div", "parley-form-grid");
+    grid.style.gridTemplateColumns = payload.formRows && payload.formRows.length ? "1fr"
+      : "repeat(" + Math.max(1, Math.min(2, payload.formColumns || 1)) + ", 1fr)";
+    var readers = {};
+    formFields(payload).forEach(function (field) {
+      var cell = el("div", "parley-field");
+      cell.setAttribute("data-display-type", String(field.displayType));
+      if (field.label) { cell.appendChild(el("label", "parley-field-label", field.label)); }
+      var reader = renderEditableField(field, cell, context, function () {
+        if (field.autoSubmit) { submitForm(readers, null, field.id, context); }
+      });
+      if (reader && typeof field.id === "string") { readers[field.id] = reader; }
+      if (field.serverErrorMessage) { cell.appendChild(el("div", "parley-field-error", field.serverErrorMessage)); }
+      grid.appendChild(cell);
+    });
+    form.appendChild(grid);
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
+    context.formReaders = readers;
+    return form;
+  }
+
+  /** Adds the input for `field` to `cell`; returns a function that reads its value. */
+  function renderEditableField(field, cell, context, changed) {
+    var input;
+    switch (field.displayType) {
+      case "textInput":
+        input = field.multiLine ? el("textarea") : el("input");
+        if (!field.multiLine) {
+          var styles = ["text", "tel", "url", "email", "password"];
+          input.type = styles.indexOf(field.inputStyle) >= 0 ? field.inputStyle : "text";
+        }
+        if (typeof field.placeholder === "string") { input.placeholder = field.placeholder; }
+        if (typeof field.maxLength === "number") { input.maxLength = field.maxLength; }
+        if (typeof field.defaultValue === "string") { input.value = field.defaultValue; }
+        input.name = String(field.id);
+        input.addEventListener("change", changed);
+        cell.appendChild(input);
+        return function () { return input.value; };
+      case "numberInput":
+        input = el("input"); input.type = "number"; input.step = "any"; input.name = String(field.id);
+        if (typeof field.minValue === "number") { input.min = String(field.minValue); }
+        if (typeof field.maxValue === "number") { input.max = String(field.maxValue); }
+        if (typeof field.defaultValue === "number") { input.value = String(field.defaultValue); }
+        input.addEventListener("change", changed);
+        cell.appendChild(input);
+        return function () { return input.value === "" ? "" : Number(input.value); };
+      case "datePicker":
+      case "timePicker":
+        input = el("input"); input.type = field.displayType === "datePicker" ? "date" : "time"; input.name = String(field.id);
+        var min = field.displayType === "datePicker" ? field.minDate : field.minTime;
+        var max = field.displayType === "datePicker" ? field.maxDate : field.maxTime;
+        if (typeof min === "string") { input.min = min; }
+        if (typeof max === "string") { input.max = max; }
+        if (typeof field.defaultValue === "string") { input.value = field.defaultValue; }
+        input.addEventListener("change", changed);
+        cell.appendChild(input);
+        return function () { return input.value; };
+      case "toggle":
+        input = el("input"); input.type = "checkbox"; input.name = String(field.id);
+        input.checked = field.defaultValue !== undefined && JSON.stringify(field.defaultValue) === JSON.stringify(field.valueOn);
+        var toggleLabel = el("label", "parley-toggle");
+        toggleLabel.appendChild(input);
+        var caption = el("span", null, input.checked ? (field.labelOn || "") : (field.labelOff || ""));
+        toggleLabel.appendChild(caption);
+        input.addEventListener("change", function () {
+          caption.textContent = input.checked ? (field.labelOn || "") : (field.labelOff || "");
+          changed();
+        });
+        cell.appendChild(toggleLabel);
+        return function () { return input.checked ? field.valueOn : field.valueOff; };
+      case "singleSelect":
+      case "multiSelect": {
+        var multiple = field.displayType === "multiSelect";
+        var options = field.options || [];
+        var defaults = multiple ? (Array.isArray(field.defaultValue) ? field.defaultValue : [])
+          : (field.defaultValue === undefined ? [] : [field.defaultValue]);
+        var valueOf = function (option) { return option.value === undefined ? option.label : option.value; };
+        var isDefault = function (option) {
+          return defaults.some(function (value) { return JSON.stringify(value) === JSON.stringify(valueOf(option)); });
+        };
+        if (field.layoutStyle === "radioGroup" || field.layoutStyle === "checkboxes") {
+          var group = el("div", "parley-choice-group");
+          var boxes = [];
+          options.forEach(function (option, index) {
+            var label = el("label", "parley-choice");
+            var box = el("input");
+            box.type = multiple ? "checkbox" : "radio";
+            box.name = String(field.id);
+            box.value = String(index);
+            box.checked = isDefault(option);
+            box.addEventListener("change", changed);
+            label.appendChild(box);
+            label.appendChild(el("span", null, option.label));
+            group.appendChild(label);
+            boxes.push(box);
+          });
+          cell.appendChild(group);
+          return function () {
+            var chosen = boxes.filter(function (b) { return b.checked; }).map(function (b) { return valueOf(options[Number(b.value)]); });
+            return multiple ? chosen : (chosen.length ? chosen[0] : "");
+          };
+        }
+        input = el("select"); input.name = String(field.id); input.multiple = multiple;
+        if (!multiple) { input.appendChild(el("option", null, "")); }
+        options.forEach(function (option, index) {
+          var item = el("option", null, option.label);
+          item.value = String(index);
+          item.selected = isDefault(option);
+          input.appendChild(item);
+        });
+        input.addEventListener("change", changed);
+        cell.appendChild(input);
+        return function () {
+          var chosen = Array.prototype.filter.call(input.options, function (o) { return o.selected && o.value !== ""; })
+            .map(function (o) { return valueOf(options[Number(o.value)]); });
+          return multiple ? chosen : (chosen.length ? chosen[0] : "");
+        };
+      }
+      default:
+        cell.appendChild(renderReadOnlyField(field, context));
+        return null;
+    }
+  }
+
+  function submitForm(readers, action, partialField, context) {
+    var submitted = {};
+    Object.keys(readers).forEach(function (id) {
+      var value = readers[id]();
+      if (value === "" || (Array.isArray(value) && value.length === 0) || value === undefined) { return; }
+      submitted[id] = value;
+    });
+    var payload = { type: "formSubmission", submittedFields: submitted };
+    if (partialField) {
+      payload.partialSubmitField = partialField;
+    } else if (action && action.postback !== undefined) {
+      payload.postback = action.postback;
+    }
+    if (!partialField) { showUserMessage(payload); }
+    sendPayload(payload, true, Boolean(partialField));
+  }
+
+  function renderActions(actions, context, className) {
+    var vertical = config.actionsLayout === "vertical";
+    var box = el("div", className + (vertical ? " parley-vertical" : ""));
+    actions.forEach(function (action) {
+      var node = renderAction(action, context);
+      if (node) { box.appendChild(node); }
+    });
+    return box;
+  }
+
+  /** One action as a button or link. Actions without a label or image are skipped (protocol §6.1). */
+  function renderAction(action, context) {
+    if (!isObject(action)) { return null; }
+    var label = typeof action.label === "string" ? action.label : "";
+    var image = safeURL(action.imageUrl);
+    if (label === "" && !image) { return null; }
+    var node;
+    var link = null;
+    if (action.type === "url") { link = safeURL(action.url); }
+    if (action.type === "call" && typeof action.phoneNumber === "string") {
+      link = "tel:" + action.phoneNumber.replace(/[^0-9+*#]/g, "");
+    }
+    if (link) {
+      node = el("a", "parley-action");
+      node.href = link;
+      if (action.type === "url") { node.target = "_blank"; node.rel = "noopener noreferrer"; }
+    } else {
+      node = el("button", "parley-action");
+      node.type = "button";
+      node.addEventListener("click", function () { performAction(action, context, node); });
+    }
+    node.setAttribute("data-action-type", String(action.type));
+    if (typeof action.tooltip === "string") { node.title = action.tooltip; }
+    if (image) { var img = el("img"); img.src = image; img.alt = label; node.appendChild(img); }
+    if (label) { node.appendChild(el("span", null, label)); }
+    if (action.style === "primary" || action.type === "submitForm") { node.classList.add("parley-primary"); }
+    if (action.style === "danger") { node.classList.add("parley-danger"); }
+    return node;
+  }
+
+  function performAction(action, context, node) {
+    switch (action.type) {
+      case "postback": {
+        var payload = { type: "postback", postback: action.postback };
+        if (typeof action.label === "string") { payload.text = action.label; }
+        showUserMessage({ type: "text", text: action.label || "" });
+        sendPayload(payload, true);
+        if (node && config.disablePastActions !== "none") { node.disabled = true; }
+        return;
+      }
+      case "submitForm":
+        submitForm(context.formReaders || {}, action, null, context);
+        return;
+      case "location":
+        shareLocation();
+        return;
+      case "share":
+        shareText(context.text || "");
+        return;
+      case "webview": {
+        var url = safeURL(action.url);
+        if (url) { window.open(url, "_blank", "noopener"); }
+        return;
+      }
+      case "client":
+        if (action.actionType === "copyMessageText") { copyText(context.text || ""); }
+        post({ event: "clientAction", action: action });
+        return;
+      case "popup":
+        if (isObject(action.popupContent)) { showPopup(action.popupContent); }
+        return;
+      default:
+        post({ event: "clientAction", action: action });
+    }
+  }
+
+  function shareLocation() {
+    if (!navigator.geolocation) { notice(strings.odais_location_error); return; }
+    navigator.geolocation.getCurrentPosition(function (position) {
+      var payload = {
+        type: "location",
+        location: { latitude: position.coords.latitude, longitude: position.coords.longitude }
+      };
+      showUserMessage(payload);
+      sendPayload(payload, true);
+    }, function (error) {
+      notice(strings.odais_location_error);
+      reportError("widget.location", error && error.message ? error.message : "location unavailable");
+    }, { timeout: 10000 });
+  }
+
+  function shareText(text) {
+    if (navigator.share) { navigator.share({ text: text }).catch(function () {}); } else { copyText(text); }
+  }
+
+  function copyText(text) {
+    if (navigator.clipboard && navigator.clipboard.writeText) { navigator.clipboard.writeText(text).catch(function () {}); }
+  }
+
+  function showPopup(payload) {
+    var overlay = el("div", "parley-overlay");
+    var dialog = el("div", "parley-dialog");
+    var context = { text: payload.text || "", popup: overlay };
+    dialog.appendChild(renderPayload(payload, context));
+    var close = el("button", "parley-action", strings.odais_done);
+    close.type = "button";
+    close.addEventListener("click", function () { overlay.remove(); });
+    dialog.appendChild(close);
+    overlay.appendChild(dialog);
+    ui.root.appendChild(overlay);
+  }
+
+  /** A payload with its header text, content, footer text, actions, global actions and footer form. */
+  function renderPayload(payload, context) {
+    var box = el("div", "parley-payload");
+    box.setAttribute("data-type", String(payload.type));
+    if (payload.headerText) { box.appendChild(el("div", "parley-header-text", payload.headerText)); }
+    box.appendChild(renderContent(payload, context));
+    if (payload.footerText) { box.appendChild(el("div", "parley-footer-text", payload.footerText)); }
+    if (Array.isArray(payload.actions) && payload.actions.length) {
+      var stars = payload.channelExtensions && payload.channelExtensions.displayType === "stars";
+      box.appendChild(renderActions(payload.actions, context, "parley-actions" + (stars ? " parley-stars" : "")));
+    }
+    if (isObject(payload.footerForm)) { box.appendChild(renderReadOnlyForm(payload.footerForm, context, 1)); }
+    if (Array.isArray(payload.globalActions) && payload.globalActions.length) {
+      box.appendChild(renderActions(payload.globalActions, context, "parley-actions parley-global-actions"));
+    }
+    return box;
+  }
+
+  // --- Messages in and out ------------------------------------------------------------------------
+
+  function disablePastActions(kind) {
+    if (config.disablePastActions === "none") { return; }
+    var selector = kind === "postback" ? ".parley-bot button.parley-action[data-action-type=postback]"
+      : ".parley-bot button.parley-action";
+    if (config.disablePastActions === "postback") {
+      selector = ".parley-bot button.parley-action[data-action-type=postback]";
+    }
+    var buttons = ui.messages.querySelectorAll(selector);
+    for (var i = 0; i < buttons.length; i++) {
+      if (!buttons[i].closest(".parley-edit-form")) { buttons[i].disabled = true; }
+    }
+  }
+
+  function showUserMessage(payload) {
+    var row = addRow("user", new Date());
+    row.appendChild(renderPayload(payload, { text: payload.text || "" }));
+    finishRow(row);
+  }
+
+  function summary(payload) {
+    switch (payload.type) {
+      case "text": case "textStream": return payload.aggregateText !== undefined ? payload.aggregateText : (payload.text || "");
+      case "card": return (payload.cards || []).map(function (card) { return card.title; }).join("\n");
+      case "attachment": return (payload.attachment && (payload.attachment.title || payload.attachment.url)) || "";
+      case "location": return payload.location ? (payload.location.title || payload.location.latitude + ", " + payload.location.longitude) : "";
+      case "editForm": return payload.title || payload.headerText || "";
+      case "table": case "tableForm": return payload.tableTitle || payload.headerText || "";
+      case "error": return payload.errorMessage || "";
+      default: return payload.headerText || "";
+    }
+  }
+
+  function options(payload) {
+    var labels = [];
+    var collect = function (actions) {
+      (actions || []).forEach(function (action) {
+        if (isObject(action) && action.type === "postback" && typeof action.label === "string") { labels.push(action.label); }
+      });
+    };
+    collect(payload.actions);
+    (payload.cards || []).forEach(function (card) { collect(card.actions); });
+    collect(payload.globalActions);
+    return labels;
+  }
+
+  /** Posts agentResponded (miibo's shape; `extensions` both inside and beside `bestResponse`). */
+  function announce(frame) {
+    var payload = frame.messagePayload;
+    var extensions = isObject(payload.properties) ? payload.properties : null;
+    post({
+      event: "agentResponded",
+      bestResponse: {
+        utterance: summary(payload),
+        options: options(payload),
+        is_enabled_free_input: true,
+        extensions: extensions
+      },
+      extensions: extensions,
+      source: frame.source || "BOT",
+      messagePayload: payload
+    });
+  }
+
+  function receiveMessage(frame) {
+    var payload = frame.messagePayload;
+    if (!isObject(payload) || typeof payload.type !== "string") { return; }
+    var created = frame.createdOn ? new Date(frame.createdOn) : new Date();
+    if (isNaN(created.getTime())) { created = new Date(); }
+    var extensions = isObject(payload.channelExtensions) ? payload.channelExtensions : {};
+    var agent = isObject(extensions.agentSession) ? extensions.agentSession.name
+      : (typeof extensions.agentName === "string" ? extensions.agentName : null);
+    var sender = frame.source === "AGENT" ? (agent || "Agent") : null;
+
+    switch (payload.type) {
+      case "status":
+        showTyping(payload.status === "RESPONDING");
+        return;
+      case "command":
+      case "outboundEvent":
+      case "executeApplicationActionCommand":
+      case "updateApplicationContextCommand":
+        // Not shown; the host page hears them as DOM events (and a web view as unknown bridge events).
+        post({ event: payload.type, messagePayload: payload });
+        if (frame.endOfTurn) { showTyping(false); }
+        return;
+      case "sessionClosed":
+        notice(strings.odais_conversation_ended);
+        showTyping(false);
+        return;
+      case "textStream":
+        receiveStream(frame, payload, created, sender);
+        return;
+      default:
+        break;
+    }
+    if (frame.endOfTurn || frame.source === "AGENT") { showTyping(false); }
+    var replace = extensions.replaceMessage === true || String(extensions.replaceMessage).toLowerCase() === "true";
+    if (replace) {
+      var rows = ui.messages.querySelectorAll(".parley-row.parley-bot");
+      if (rows.length) { rows[rows.length - 1].remove(); }
+    }
+    var row = addRow("bot", created, sender);
+    row.setAttribute("data-type", payload.type);
+    if (frame.msgId) { row.setAttribute("data-msg-id", String(frame.msgId)); }
+    row.appendChild(renderPayload(payload, { text: summary(payload) }));
+    finishRow(row);
+    if (payload.type === "error") {
+      post({ error: { code: payload.errorCode || "skill.error", message: payload.errorMessage || "" } });
+    } else {
+      announce(frame);
+    }
+  }
+
+  function receiveStream(frame, payload, created, sender) {
+    var id = payload.streamId || "stream";
+    var entry = streams[id];
+    if (!entry || payload.streamState === "start") {
+      var row = addRow("bot", created, sender);
+      row.setAttribute("data-type", "textStream");
+      var node = renderPayload(payload, { text: payload.text || "" });
+      row.appendChild(node);
+      entry = streams[id] = { row: row, text: "" };
+      finishRow(row);
+    }
+    var bubbleNode = entry.row.querySelector(".parley-bubble");
+    if (payload.aggregateText !== undefined) {
+      entry.text = payload.aggregateText;
+    } else if (payload.streamState === "running") {
+      entry.text += payload.text || "";
+    } else {
+      entry.text = payload.text || entry.text;
+    }
+    bubbleNode.textContent = entry.text;
+    entry.row.setAttribute("data-stream-state", String(payload.streamState));
+    if (payload.streamState === "end") {
+      var finished = renderPayload(payload, { text: entry.text });
+      finished.querySelector(".parley-bubble").textContent = entry.text;
+      entry.row.replaceChild(finished, entry.row.querySelector(".parley-payload"));
+      delete streams[id];
+      if (frame.endOfTurn) { showTyping(false); }
+      announce({ source: frame.source, messagePayload: { type: "text", text: entry.text, actions: payload.actions, properties: payload.properties } });
+    }
+    scrollToEnd();
+  }
+
+  function sendFrame(frame) {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify(frame));
+    } else {
+      outbox.push(frame);
+      if (ended || (status === "disconnected" && !reconnectTimer)) { ended = false; connect(); }
+    }
+  }
+
+  function sendPayload(payload, expectReply, keepActions) {
+    if (!keepActions) { disablePastActions(payload.type); }
+    sendFrame({ messagePayload: payload, userId: config.userId, sdkMetadata: { version: "parley-widget-1" } });
+    if (expectReply) { showTyping(true); }
+  }
+
+  function sendText(text) {
+    var payload = { type: "text", text: text };
+    showUserMessage(payload);
+    sendPayload(payload, true);
+  }
+
+  // --- Attachments --------------------------------------------------------------------------------
+
+  function upload(file) {
+    if (file.size === 0 || file.size > Number(config.maxAttachmentSize)) {
+      notice(strings.odais_file_size_warning);
+      reportError("attachment.tooLarge", strings.odais_file_size_warning);
+      return;
+    }
+    var data = new FormData();
+    data.append("attachment", file, encodeURI(file.name));
+    var headers = { "x-oda-meta-file-size": String(file.size) };
+    if (config.token) { headers.Authorization = "Bearer " + config.token; }
+    fetch(httpBase() + "/chat/v1/attachments?" + query(), { method: "POST", body: data, headers: headers })
+      .then(function (response) {
+        if (response.status === 413) { throw { code: "attachment.tooLarge", message: strings.odais_file_size_warning }; }
+        if (response.status === 415) { throw { code: "attachment.unsupportedType", message: strings.odais_file_not_supported }; }
+        if (!response.ok) { throw { code: "attachment.failed", message: "upload failed with HTTP " + response.status }; }
+        return response.json();
+      })
+      .then(function (answer) {
+        var major = String(answer.type || "").split("/")[0];
+        var kind = ["image", "video", "audio"].indexOf(major) >= 0 ? major : "file";
+        var payload = { type: "attachment", attachment: { type: kind, url: answer.url, title: answer.fileName } };
+        showUserMessage(payload);
+        sendPayload(payload, true);
+      })
+      .catch(function (error) {
+        var code = error && error.code ? error.code : "attachment.failed";
+        var message = error && error.message ? error.message : String(error);
+        notice(message);
+        reportError(code, message);
+      });
+  }
+
+  // --- Connection ---------------------------------------------------------------------------------
+
+  function connect() {
+    if (!config.channelId) { return; }
+    if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) { return; }
+    clearTimeout(reconnectTimer);
+    reconnectTimer = null;
+    ended = false;
+    setStatus("connecting");
+    var url = (secure() ? "wss://" : "ws://") + host() + "/chat/v1/chats/sockets/websdk?" + query();
+    var opened = new WebSocket(url);
+    socket = opened;
+    opened.addEventListener("open", function () {
+      if (socket !== opened) { return; }
+      reconnectAttempts = 0;
+      if (config.token) { opened.send(JSON.stringify({ state: { type: "auth", tokenType: "jwt", token: config.token } })); }
+      setStatus("connected");
+      clearInterval(heartbeatTimer);
+      heartbeatTimer = setInterval(function () {
+        if (opened.readyState === WebSocket.OPEN) { opened.send(JSON.stringify({ state: { type: "ping" } })); }
+      }, 30000);
+      if (!initialised) {
+        initialised = true;
+        if (isObject(config.initUserProfile)) {
+          var profile = isObject(config.initUserProfile.profile) ? config.initUserProfile : { profile: config.initUserProfile };
+          opened.send(JSON.stringify(profile));
+        }
+        if (typeof config.initUserHiddenMessage === "string" && config.initUserHiddenMessage !== "") {
+          opened.send(JSON.stringify({ messagePayload: { type: "text", text: config.initUserHiddenMessage }, userId: config.userId }));
+          showTyping(true);
+        }
+      }
+      var waiting = outbox;
+      outbox = [];
+      waiting.forEach(function (frame) { opened.send(JSON.stringify(frame)); });
+    });
+    opened.addEventListener("message", function (event) {
+      if (socket !== opened) { return; }
+      var frame;
+      try { frame = JSON.parse(event.data); } catch (e) { return; }
+      if (!isObject(frame)) { return; }
+      if (isObject(frame.messagePayload)) { receiveMessage(frame); }
+      // state frames (pong, Parley's extension) and suggestions are not used by the widget
+    });
+    opened.addEventListener("close", function (event) {
+      if (socket !== opened) { return; }
+      socket = null;
+      clearInterval(heartbeatTimer);
+      setStatus("disconnected");
+      showTyping(false);
+      if (ended) { return; }
+      if (FINAL_CLOSE_CODES.indexOf(event.code) >= 0) {
+        if (event.code !== 1000) {
+          var reason = String(event.reason || "");
+          var split = reason.indexOf(": ");
+          var code = split > 0 ? reason.slice(0, split) : "socket.closed." + event.code;
+          var message = split > 0 ? reason.slice(split + 2) : "the server closed the connection (" + event.code + ")";
+          reportError(code, message);
+        }
+        return;
+      }
+      if (reconnectAttempts < Number(config.reconnectMaxAttempts)) {
+        reconnectAttempts += 1;
+        reconnectTimer = setTimeout(function () { reconnectTimer = null; connect(); }, Number(config.reconnectInterval) * 1000);
+      } else {
+        reportError("socket.unreachable", "the chat server cannot be reached");
+      }
+    });
+  }
+
+  function disconnect() {
+    var current = socket;
+    socket = null;
+    clearInterval(heartbeatTimer);
+    clearTimeout(reconnectTimer);
+    reconnectTimer = null;
+    if (current) { try { current.close(1000); } catch (e) { /* already closed */ } }
+    setStatus("disconnected");
+  }
+
+  function clearConversation() {
+    var rows = ui.messages.querySelectorAll(".parley-row, .parley-notice, .parley-day");
+    for (var i = 0; i < rows.length; i++) { rows[i].remove(); }
+    streams = {};
+    lastDay = null;
+    showTyping(false);
+  }
+
+  function endConversation() {
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify({ messagePayload: { type: "closeSession" }, userId: config.userId }));
+    }
+    ended = true;
+    initialised = false;
+    outbox = [];
+    disconnect();
+    clearConversation();
+    notice(strings.odais_conversation_ended);
+  }
+
+  // --- The bridge's commands ----------------------------------------------------------------------
+
+  /**
+   * `setAppInfo(apiKey, uid)`, miibo's call after agentLoaded. For Parley, `apiKey` is the channel's JWT
+   * (empty or null on an unauthenticated channel) and `uid` the user id. Reconnects when either changes.
+   */
+  function setAppInfo(apiKey, uid) {
+    if (isObject(apiKey)) { uid = apiKey.userId; apiKey = apiKey.token; }
+    if ((apiKey !== undefined && apiKey !== null && typeof apiKey !== "string") ||
+        (uid !== undefined && uid !== null && typeof uid !== "string")) {
+      reportError("bridge.invalidArgument", "setAppInfo takes two strings");
+      return false;
+    }
+    var token = apiKey ? apiKey : null;
+    var user = uid ? uid : config.userId;
+    var changed = token !== config.token || user !== config.userId;
+    config.token = token;
+    config.userId = user;
+    appInfoReceived = true;
+    if (changed && socket) { disconnect(); }
+    if (config.channelId) { connect(); }
+    return true;
+  }
+
+  /** `sendMessage(text)`: sends text as if the user had typed it. */
+  function sendMessage(text) {
+    if (typeof text !== "string" || text.trim() === "") {
+      reportError("bridge.invalidArgument", "sendMessage takes a non-empty string");
+      return false;
+    }
+    sendText(text);
+    return true;
+  }
+
+  var api = {
+    setAppInfo: setAppInfo,
+    sendMessage: sendMessage,
+    clearConversation: clearConversation,
+    endConversation: endConversation,
+    appInfo: function () { return { apiKey: config.token, uid: config.userId, channelId: config.channelId }; },
+    status: function () { return status; },
+    configuration: function () { return JSON.parse(JSON.stringify(config)); }
+  };
+  window.parley = api;
+  window.setAppInfo = setAppInfo;
+  window.sendMessage = sendMessage;
+
+  // --- Start --------------------------------------------------------------------------------------
+
+  function start(serverDefaults) {
+    if (!config.channelId && serverDefaults && typeof serverDefaults.channelId === "string") {
+      config.channelId = serverDefaults.channelId;
+    }
+    if (serverDefaults && typeof serverDefaults.maxAttachmentSize === "number") {
+      config.maxAttachmentSize = serverDefaults.maxAttachmentSize;
+    }
+    if (!config.channelId) {
+      notice("No channel to connect to.");
+      post({ event: "agentLoaded" });
+      reportError("widget.noChannel", "the server has no unauthenticated channel and none was configured");
+      return;
+    }
+    if (typeof config.userId !== "string" || config.userId === "") { config.userId = storedUserId(config.channelId); }
+    post({ event: "agentLoaded" });
+    loaded.problems.forEach(function (problem) { reportError("widget.invalidConfiguration", problem); });
+    var wait = typeof config.waitForAppInfo === "boolean" ? config.waitForAppInfo : bridgeHandler() !== null;
+    if (!wait || appInfoReceived) { connect(); }
+  }
+
+  function boot() {
+    buildPage();
+    if (config.channelId) { start(null); return; }
+    fetch(httpBase() + "/widget/config", { headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .catch(function () { return null; })
+      .then(start);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", boot);
+  } else {
+    boot();
+  }
+})();

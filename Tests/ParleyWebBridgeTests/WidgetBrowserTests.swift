@@ -1,0 +1,121 @@
+import Foundation
+import ParleyServer
+import ParleyTesting
+import Testing
+
+@testable import ParleyWebBridge
+
+/// The extension data the gallery skill (Browser/gallery-skill.json) sends with its greeting.
+struct GalleryExtensions: Decodable, Sendable, Equatable {
+    var appAction: String?
+    var step: Int?
+}
+
+/// The web widget in headless Chromium, driven by Selenium (`Browser/widget_browser_test.py`), against a real
+/// in-process server: the pizza order by clicking, every payload type, and the web-view bridge with the
+/// JavaScript ParleyWebBridge generates.
+@Suite("Widget in a real browser", .serialized, .timeLimit(.minutes(3)))
+struct WidgetBrowserTests {
+    static let browserFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Browser")
+
+    /// The controls the script looks up by value, then the hostile strings.
+    static let commandStrings = ["bridge-user", "hello", "fail please"] + HostileStrings.all
+
+    @Test func widgetAndBridgeInChromium() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("parley-widget-\(UUID())")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let commands: [JSONValue] = Self.commandStrings.map { value in
+            [
+                "value": .string(value), "literal": .string(JavaScript.literal(value)),
+                "sendMessage": .string(BridgeCommand.sendMessage(value).javaScript),
+                "configuration": .string(JavaScript.configurationScript(["title": .string(value)])),
+                "setAppInfo": .string(
+                    BridgeCommand.setAppInfo(apiKey: value == "bridge-user" ? nil : value, uid: "bridge-user")
+                        .javaScript),
+            ]
+        }
+        let commandsFile = output.appendingPathComponent("commands.json")
+        try Data(JSONValue.array(commands).jsonBytes()).write(to: commandsFile)
+
+        let channels = [
+            // Listed first so that the widget must skip it: it needs a token.
+            ChannelConfiguration(id: "secure", secret: "not-used", clientAuthenticationEnabled: true),
+            ChannelConfiguration(id: "demo", name: "Pizza demo"),
+            ChannelConfiguration(
+                id: "gallery", skill: .file(Self.browserFolder.appendingPathComponent("gallery-skill.json").path)),
+        ]
+        let run = try await InProcessServer.run(channels: channels) { server in
+            try await Self.runScript(
+                arguments: [
+                    Self.browserFolder.appendingPathComponent("widget_browser_test.py").path,
+                    server.url.absoluteString, commandsFile.path, output.path,
+                ],
+                log: output.appendingPathComponent("browser.log"))
+        }
+        #expect(run.status == 0, "the browser checks failed:\n\(run.output)")
+        if ProcessInfo.processInfo.environment["PARLEY_WIDGET_VERBOSE"] != nil { print(run.output) }
+
+        // What the page posted to the fake web view, decoded as an app would.
+        let bodies = try JSONValue(parsing: Data(contentsOf: output.appendingPathComponent("bridge-events.json")))
+        let events = try #require(bodies.arrayValue).compactMap(\.stringValue).map(BridgeEvent<GalleryExtensions>.init)
+        let echoed = HostileStrings.all.filter { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+        #expect(events.count == 4 + echoed.count)
+        guard events.count == 4 + echoed.count else { return }
+        guard case .agentLoaded = events[0] else {
+            Issue.record("first event: \(events[0])")
+            return
+        }
+        guard case .agentResponded(let response) = events[1] else {
+            Issue.record("second event: \(events[1])")
+            return
+        }
+        #expect(response.utterance == "Gallery ready.")
+        #expect(response.options == ["Show all"])
+        #expect(response.extensions == GalleryExtensions(appAction: "openGallery", step: 1))
+        #expect(response.messagePayload?.type == .text)
+        guard case .error(let skillError) = events[2], case .error(let badCommand) = events[3] else {
+            Issue.record("third and fourth events: \(events[2]), \(events[3])")
+            return
+        }
+        #expect(skillError == PageError(code: "gallery.failed", message: "Something went wrong."))
+        #expect(badCommand.code == .invalidArgument)
+        // Then one answer per hostile string sent with sendMessage, each echoing it exactly.
+        let utterances = events.dropFirst(4).map { event -> String? in
+            guard case .agentResponded(let echo) = event else { return nil }
+            return echo.utterance
+        }
+        #expect(utterances == echoed.map { "You said: " + $0 })
+
+        let screenshot = try Data(contentsOf: output.appendingPathComponent("widget.png"))
+        #expect(screenshot.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG screenshot of the conversation")
+        if let keep = ProcessInfo.processInfo.environment["PARLEY_WIDGET_SCREENSHOT"] {
+            try? FileManager.default.removeItem(atPath: keep)
+            try screenshot.write(to: URL(fileURLWithPath: keep))
+        }
+        try? FileManager.default.removeItem(at: output)
+    }
+
+    /// Runs `python3 arguments…` without blocking a thread of the concurrency pool (the server shares it); the
+    /// output goes to `log`.
+    static func runScript(arguments: [String], log: URL) async throws -> (status: Int32, output: String) {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-B"] + arguments  // -B: no __pycache__ in the source tree
+        process.standardOutput = handle
+        process.standardError = handle
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { finished in continuation.resume(returning: finished.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        try handle.close()
+        return (status, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+}
