@@ -211,27 +211,6 @@ struct DialogTests {
 /// Parses the seed's JSON (trailing commas) the way ParleyGenesys does, for tests that need the raw object.
 enum LenientJSONForTests {
     static func parse(_ text: String) throws -> JSONValue {
-        var output = ""
-        var inString = false
-        var escaped = false
-        let characters = Array(text)
-        for (index, character) in characters.enumerated() {
-            if inString {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
-                    inString = false
-                }
-                output.append(character)
-            } else if character == "\"" {
-                inString = true
-                output.append(character)
-            } else if character == ",",
-                let next = characters[(index + 1)...].first(where: { !$0.isWhitespace }), next == "}" || next == "]"
-            {
-                continue
-            } else {
-                output.append(character)
-            }
-        }
-        return try JSONValue(parsing: output)
+        try JSONValue(parsingAllowingTrailingCommas: text)
     }
 }

@@ -10,9 +10,9 @@ enum LenientJSON {
         } catch {
             strict = error
         }
-        let cleaned = removingTrailingCommas(Array(bytes))
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw strict }
         do {
-            return try JSONValue(parsing: cleaned)
+            return try JSONValue(parsingAllowingTrailingCommas: text)
         } catch {
             throw strict
         }
@@ -20,43 +20,6 @@ enum LenientJSON {
 
     static func parse(_ text: String) throws(ParleyError) -> JSONValue {
         try parse(Array(text.utf8))
-    }
-
-    /// Drops each `,` that, outside strings, is followed (after white space) by `}` or `]`.
-    static func removingTrailingCommas(_ bytes: [UInt8]) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var inString = false
-        var escaped = false
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                output.append(byte)
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-                output.append(byte)
-            } else if byte == UInt8(ascii: ",") {
-                var next = index + 1
-                while next < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
-                if next < bytes.count, bytes[next] == UInt8(ascii: "}") || bytes[next] == UInt8(ascii: "]") {
-                    // skip the comma
-                } else {
-                    output.append(byte)
-                }
-            } else {
-                output.append(byte)
-            }
-            index += 1
-        }
-        return output
     }
 }
 
