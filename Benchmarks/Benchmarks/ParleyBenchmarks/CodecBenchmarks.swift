@@ -1,0 +1,58 @@
+import Benchmark
+import Foundation
+import ParleyCore
+
+/// Metric 1: typed decode and encode of the seed's message examples, against `JSONSerialization` on the same
+/// bytes. One sample is `rounds` passes over every example.
+enum CodecBenchmarks {
+    static var rounds: Int { quick ? 200 : 1_000 }
+    static var iterations: Int { quick ? 5 : 20 }
+
+    static func register() {
+        let fixtures = Fixtures.messages
+        let data = fixtures.map { Data($0.bytes) }
+        let count = fixtures.count * rounds
+
+        Benchmark("decode", configuration: measuring(.messagesPerSecond, iterations: iterations)) { benchmark in
+            let start = ContinuousClock.now
+            for _ in 0..<rounds {
+                for fixture in fixtures {
+                    if fixture.isSkillMessage {
+                        blackHole(try SkillMessage(decoding: fixture.bytes))
+                    } else {
+                        blackHole(try UserMessage(decoding: fixture.bytes))
+                    }
+                }
+            }
+            benchmark.measurement(.messagesPerSecond, rate(count, in: start.duration(to: .now)))
+        }
+        Benchmark("decode (JSONSerialization)", configuration: measuring(.messagesPerSecond, iterations: iterations)) {
+            benchmark in
+            let start = ContinuousClock.now
+            for _ in 0..<rounds {
+                for bytes in data { blackHole(try JSONSerialization.jsonObject(with: bytes)) }
+            }
+            benchmark.measurement(.messagesPerSecond, rate(count, in: start.duration(to: .now)))
+        }
+
+        let skillMessages = fixtures.filter(\.isSkillMessage).map { try! SkillMessage(decoding: $0.bytes) }
+        let userMessages = fixtures.filter { !$0.isSkillMessage }.map { try! UserMessage(decoding: $0.bytes) }
+        let objects = data.map { try! JSONSerialization.jsonObject(with: $0) }
+        Benchmark("encode", configuration: measuring(.messagesPerSecond, iterations: iterations)) { benchmark in
+            let start = ContinuousClock.now
+            for _ in 0..<rounds {
+                for message in skillMessages { blackHole(message.jsonBytes()) }
+                for message in userMessages { blackHole(message.jsonBytes()) }
+            }
+            benchmark.measurement(.messagesPerSecond, rate(count, in: start.duration(to: .now)))
+        }
+        Benchmark("encode (JSONSerialization)", configuration: measuring(.messagesPerSecond, iterations: iterations)) {
+            benchmark in
+            let start = ContinuousClock.now
+            for _ in 0..<rounds {
+                for object in objects { blackHole(try JSONSerialization.data(withJSONObject: object)) }
+            }
+            benchmark.measurement(.messagesPerSecond, rate(count, in: start.duration(to: .now)))
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import Benchmark
+
+/// Parley's benchmarks (issue 10). `scripts/bench` runs them and prints one line per metric with its ratio to the
+/// baseline measured in the same run; docs/performance.md explains each.
+let benchmarks: @Sendable () -> Void = {
+    CodecBenchmarks.register()
+    SocketBenchmarks.register()
+    VoiceFlowBenchmarks.register()
+    TranscriptBenchmarks.register()
+}

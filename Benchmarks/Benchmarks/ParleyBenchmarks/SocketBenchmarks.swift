@@ -1,0 +1,100 @@
+import Benchmark
+import Foundation
+import ParleyClient
+import ParleyCore
+import ParleyServer
+import ParleyTesting
+
+/// Metrics 2–4: the full stack's round trip, the server under 1,000 concurrent clients, and the memory of idle
+/// connections — each against the raw WebSocket echo server of the same libraries (``Target/rawEcho``).
+enum SocketBenchmarks {
+    static var roundTrips: Int { quick ? 1_000 : 5_000 }
+    static let warmUp = 200
+    static let loadClients = 1_000
+    static var messagesPerLoadClient: Int { quick ? 20 : 50 }
+    static let idleConnections = 10_000
+
+    static func register() {
+        let iterations = quick ? 1 : 3
+        let latency = measuring(.p50, .p99, iterations: iterations, warmup: 0)
+
+        // 2. Client send → server → echo skill → client event, one message at a time.
+        Benchmark("roundtrip", configuration: latency) { benchmark in
+            let samples = try await parleyRoundTrips(roundTrips)
+            benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
+            benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+        }
+        Benchmark("roundtrip (raw WebSocket echo)", configuration: latency) { benchmark in
+            let samples = try await Target.rawEcho.run { url in
+                try await LoadClient.exchange(url: url("bench"), user: "bench", count: warmUp + roundTrips, target: .rawEcho)
+            }.dropFirst(warmUp).sorted()
+            benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
+            benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+        }
+
+        // 3. 1,000 clients at once, each sending its messages one after another.
+        for target in [Target.parley, .rawEcho] {
+            let name = target == .parley ? "server" : "server (raw WebSocket echo)"
+            Benchmark(name, configuration: measuring(.messagesPerSecond, .p99, iterations: iterations, warmup: 0)) {
+                benchmark in
+                let (count, duration, samples) = try await load(target)
+                benchmark.measurement(.messagesPerSecond, rate(count, in: duration))
+                benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+            }
+        }
+
+        // 4. 10,000 open, idle connections, held by another process so that only the server's memory counts.
+        for target in [Target.parley, .rawEcho] {
+            let name = target == .parley ? "connection" : "connection (raw WebSocket echo)"
+            Benchmark(name, configuration: measuring(.kibibytes, iterations: 1, warmup: 0)) { benchmark in
+                let perConnection = try await IdleConnections.residentPerConnection(
+                    target, count: idleConnections)
+                benchmark.measurement(.kibibytes, perConnection)
+            }
+        }
+    }
+
+    /// The round trips of one `ChatClient` through a Parley server with the echo skill, sorted.
+    static func parleyRoundTrips(_ count: Int) async throws -> [Duration] {
+        try await InProcessServer.run(
+            channels: [ChannelConfiguration(id: "echo", skill: .echo)], logLevel: .error
+        ) { server in
+            let client = ChatClient(configuration: .init(url: server.url, channelId: "echo", userId: "bench"))
+            let events = await client.events()
+            var iterator = events.makeAsyncIterator()
+            try await client.initialize()
+            let clock = ContinuousClock()
+            var samples: [Duration] = []
+            samples.reserveCapacity(count)
+            for index in 0..<(warmUp + count) {
+                let text = "Order Pizza \(index)"
+                let start = clock.now
+                try await client.send(text: text)
+                while true {
+                    guard let event = await iterator.next() else { throw BenchmarkFailure("the client stopped") }
+                    if case .messageReceived(let message) = event, message.payload.text == text { break }
+                }
+                if index >= warmUp { samples.append(start.duration(to: clock.now)) }
+            }
+            await client.destroy()
+            return samples.sorted()
+        }
+    }
+
+    /// Runs ``loadClients`` clients against `target`; returns the messages answered, the time it took and every
+    /// round trip, sorted.
+    static func load(_ target: Target) async throws -> (Int, Duration, [Duration]) {
+        try await target.run { url in
+            let perClient = messagesPerLoadClient
+            let gate = Gate(count: loadClients)
+            let results = try await concurrently(loadClients, width: loadClients) { index in
+                try await LoadClient.exchange(
+                    url: url("load-\(index)"), user: "load-\(index)", count: perClient, target: target, gate: gate)
+            }
+            guard let start = await gate.opened else { throw BenchmarkFailure("the clients never started") }
+            let duration = start.duration(to: .now)
+            let samples = results.flatMap { $0 }.sorted()
+            return (samples.count, duration, samples)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Benchmark
+import Foundation
+import ParleyCore
+
+/// `scripts/bench --quick` sets `PARLEY_BENCH_QUICK`: fewer rounds and iterations, the same loads.
+let quick = ProcessInfo.processInfo.environment["PARLEY_BENCH_QUICK"] != nil
+
+/// The repository this package sits in (found from this file's path, so that it works from any folder).
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A configuration that records only custom metrics (each benchmark measures its own quantity, see
+/// docs/performance.md), for `iterations` samples.
+func measuring(_ metrics: BenchmarkMetric..., iterations: Int, warmup: Int = 1) -> Benchmark.Configuration {
+    .init(
+        metrics: metrics, warmupIterations: warmup, maxDuration: .seconds(600), maxIterations: iterations)
+}
+
+/// Custom metrics. Their names are the units `scripts/bench` prints.
+extension BenchmarkMetric {
+    static let messagesPerSecond = BenchmarkMetric.custom("msg/s", polarity: .prefersLarger, useScalingFactor: false)
+    static let transitionsPerSecond = BenchmarkMetric.custom("/s", polarity: .prefersLarger, useScalingFactor: false)
+    /// Latency and durations in microseconds.
+    static let p50 = BenchmarkMetric.custom("p50_us", useScalingFactor: false)
+    static let p99 = BenchmarkMetric.custom("p99_us", useScalingFactor: false)
+    static let duration = BenchmarkMetric.custom("us", useScalingFactor: false)
+    static let kibibytes = BenchmarkMetric.custom("KiB", useScalingFactor: false)
+}
+
+/// Events per second, rounded.
+func rate(_ count: Int, in duration: Duration) -> Int {
+    Int((Double(count) / duration.seconds).rounded())
+}
+
+/// Whole microseconds.
+func microseconds(_ duration: Duration) -> Int {
+    Int((duration.seconds * 1_000_000).rounded())
+}
+
+/// The value at `fraction` (0...1) of sorted samples.
+func percentile(_ sorted: [Duration], _ fraction: Double) -> Duration {
+    guard !sorted.isEmpty else { return .zero }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
+
+/// The process's resident memory, in KiB, from /proc (Linux) — the kernel's own count, allocator slack included.
+func residentKiB() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+    return 0
+}
+
+/// Thrown when a benchmark sees something wrong (a lost reply, a refused connection): a number measured on a
+/// broken run is not reported.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Turns the benchmark package's Influx CSV export into one line per metric, with ratios and targets.
+
+Usage: summary.py RESULTS_FOLDER. Every metric is the median (p50 row) of its benchmark's samples.
+"""
+import csv
+import glob
+import sys
+
+# name, benchmark, custom metric, unit, scale, baseline benchmark, baseline label, higher is better, target ratio
+METRICS = [
+    ("decode", "decode", "msg/s", "msg/s", 1, "decode (JSONSerialization)", "JSONSerialization", True, ">= 2x"),
+    ("encode", "encode", "msg/s", "msg/s", 1, "encode (JSONSerialization)", "JSONSerialization", True, None),
+    ("roundtrip.p50", "roundtrip", "p50_us", "us", 1, "roundtrip (raw WebSocket echo)", "raw WebSocket echo", False, "<= 2x"),
+    ("roundtrip.p99", "roundtrip", "p99_us", "us", 1, "roundtrip (raw WebSocket echo)", "raw WebSocket echo", False, "<= 3x"),
+    ("server.throughput", "server", "msg/s", "msg/s", 1, "server (raw WebSocket echo)", "raw WebSocket echo", True, None),
+    ("server.p99", "server", "p99_us", "ms", 1000, "server (raw WebSocket echo)", "raw WebSocket echo", False, None),
+    ("connection.memory", "connection", "KiB", "KiB", 1, "connection (raw WebSocket echo)", "raw WebSocket echo", False, None),
+    ("voiceflow.transitions", "voiceflow.transitions", "/s", "/s", 1, None, None, True, None),
+    ("voiceflow.validate1000", "voiceflow.validate1000", "us", "ms", 1000, None, None, False, None),
+    ("transcript.load10k", "transcript.load10k", "us", "ms", 1000, "transcript.load10k (JSONSerialization)", "JSONSerialization", False, None),
+]
+
+# Absolute targets from issue 10 (value, higher is better).
+ABSOLUTE = {
+    "server.throughput": (50_000, True),
+    "connection.memory": (20, False),
+    "voiceflow.transitions": (1_000_000, True),
+    "transcript.load10k": (100, False),
+}
+
+
+def load(folder):
+    medians = {}
+    for path in glob.glob(f"{folder}/*.influx.csv"):
+        with open(path, newline="") as file:
+            for row in csv.DictReader(line for line in file if not line.startswith("#")):
+                if row.get("percentile") in ("50.0", "50", "p50"):
+                    medians[(row["test"], row["metric"])] = float(row["value"])
+    return medians
+
+
+def find(medians, test, metric):
+    for (name, found), value in medians.items():
+        if name == test and (found == metric or found.startswith(metric)):
+            return value
+    return None
+
+
+def number(value):
+    if value >= 100:
+        return f"{value:.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+def main():
+    medians = load(sys.argv[1])
+    if not medians:
+        sys.exit(f"summary.py: no results in {sys.argv[1]}")
+    missed = []
+    for name, test, metric, unit, scale, baseline, label, higher, target in METRICS:
+        value = find(medians, test, metric)
+        if value is None:
+            continue
+        line = f"{name}: {number(value / scale)} {unit}"
+        base = find(medians, baseline, metric) if baseline else None
+        if base:
+            ratio = value / base
+            line += f" ({ratio:.2f}x {label})"
+            if target:
+                bound = float(target.split()[1].rstrip("x"))
+                if (ratio < bound) if higher else (ratio > bound):
+                    missed.append(f"{name} {ratio:.2f}x (target {target})")
+        if name in ABSOLUTE:
+            bound, larger = ABSOLUTE[name]
+            shown = value / scale
+            if (shown < bound) if larger else (shown > bound):
+                missed.append(f"{name} {number(shown)} {unit} (target {'>=' if larger else '<='} {bound} {unit})")
+        print(line)
+    print("targets: all met" if not missed else "targets missed: " + "; ".join(missed))
+
+
+main()
