@@ -39,17 +39,26 @@ enum IdleConnections {
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+        // Blocking calls go to Dispatch, never to the concurrency pool, which the server needs to accept connections.
+        let line = await blocking {
+            String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         }
-        let line = await Task.detached {
-            String(decoding: output.fileHandleForReading.readData(ofLength: 64), as: UTF8.self)
-        }.value
-        guard line.hasPrefix("ready \(count)") else {
-            throw BenchmarkFailure("idle_clients.py did not open \(count) connections: \(line)")
+        var failure: (any Error)?
+        if line.hasPrefix("ready \(count)") {
+            do { try await body() } catch { failure = error }
+        } else {
+            failure = BenchmarkFailure("idle_clients.py did not open \(count) connections: \(line)")
         }
-        try await body()
+        try? input.fileHandleForWriting.close()
+        await blocking { process.waitUntilExit() }
+        if let failure { throw failure }
+    }
+
+    /// Runs blocking `work` on a Dispatch queue.
+    private static func blocking<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
     }
 
     private static func raiseOpenFileLimit() {
