@@ -93,7 +93,7 @@ public struct FieldReader {
         guard count > 0 else { return nil }
         var position = cursor < count ? cursor : 0
         for _ in 0..<count {
-            if object[position].key == key {
+            if object[position].key.isSameKey(key) {
                 cursor = position + 1
                 return position
             }

@@ -45,7 +45,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// The value for `key`; setting replaces it in place, appends it if new, or removes it when `nil`.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
+            for member in members where member.key.isSameKey(key) { return member.value }
             return nil
         }
         set {
@@ -106,4 +106,13 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 extension JSONObject: CustomStringConvertible {
     /// The object as compact JSON.
     public var description: String { JSONValue.object(self).jsonString() }
+}
+
+extension String {
+    /// Equality for object keys that tells most different keys apart by their UTF-8 length (constant time for
+    /// native strings) before comparing them: typed decoding looks up many keys that are absent.
+    @inline(__always)
+    func isSameKey(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && self == other
+    }
 }

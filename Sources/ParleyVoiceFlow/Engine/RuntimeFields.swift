@@ -28,10 +28,14 @@ public struct RuntimeFields: Sendable, Hashable {
 
     /// The field name of a whole-value reference `$[Name]`, or `nil` when `text` is not exactly one reference.
     public static func reference(in text: String) -> String? {
-        guard text.hasPrefix("$["), text.hasSuffix("]"), text.count > 3 else { return nil }
-        let name = text.dropFirst(2).dropLast()
-        guard !name.contains("$["), !name.contains("]") else { return nil }
-        return String(name)
+        // On UTF-8 code units: the engine asks this at every transition.
+        let bytes = text.utf8
+        guard bytes.count > 3, bytes.first == UInt8(ascii: "$"), bytes.last == UInt8(ascii: "]"),
+            bytes[bytes.index(after: bytes.startIndex)] == UInt8(ascii: "[")
+        else { return nil }
+        let name = bytes.dropFirst(2).dropLast()
+        guard !name.contains(UInt8(ascii: "]")), !Self.containsFieldStart(name) else { return nil }
+        return String(Substring(name))
     }
 
     /// Resolves a string: a whole-value reference gives the field's value as text (`nil` when unset); other text
@@ -40,7 +44,7 @@ public struct RuntimeFields: Sendable, Hashable {
         if let name = Self.reference(in: text) {
             return values[name].map(Self.text(of:))
         }
-        guard text.contains("$[") else { return text }
+        guard Self.containsFieldStart(Substring(text).utf8) else { return text }
         var output = ""
         var rest = text[...]
         while let start = rest.range(of: "$[") {
@@ -68,6 +72,16 @@ public struct RuntimeFields: Sendable, Hashable {
     }
 
     /// A value as text: strings as they are, integers without a fraction, booleans as `true`/`false`.
+    /// Whether `bytes` contain `$[`.
+    private static func containsFieldStart(_ bytes: Substring.UTF8View) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "["), previous == UInt8(ascii: "$") { return true }
+            previous = byte
+        }
+        return false
+    }
+
     public static func text(of value: JSONValue) -> String {
         switch value {
         case .string(let text): return text

@@ -9,11 +9,25 @@ public import ParleyCore
 /// ```
 public struct VoiceFlow: Sendable, Hashable {
     /// The modules, in file order.
-    public var modules: [Module]
+    public var modules: [Module] {
+        didSet { positions = Self.positions(of: modules) }
+    }
+    /// Where the first module with each id is: the engine looks a module up at every transition.
+    private var positions: [String: Int]
 
     /// Creates a flow from modules.
     public init(modules: [Module]) {
         self.modules = modules
+        positions = Self.positions(of: modules)
+    }
+
+    private static func positions(of modules: [Module]) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(modules.count)
+        for (index, module) in modules.enumerated() where positions[module.id] == nil {
+            positions[module.id] = index
+        }
+        return positions
     }
 
     /// Parses a voice-flow file's text (trailing commas accepted, version 1 keys renamed to version 2 ones).
@@ -48,7 +62,7 @@ public struct VoiceFlow: Sendable, Hashable {
                     json: object
                 ))
         }
-        self.modules = modules
+        self.init(modules: modules)
     }
 
     /// Loads a voice-flow file.
@@ -58,7 +72,7 @@ public struct VoiceFlow: Sendable, Hashable {
 
     /// The first module with `id`.
     public subscript(id: String) -> Module? {
-        modules.first { $0.id == id }
+        positions[id].map { modules[$0] }
     }
 }
 
