@@ -27,25 +27,74 @@ public struct TranscriptStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             guard FileManager.default.fileExists(atPath: file.path) else { return }
-            for line in try Data(contentsOf: file).split(separator: UInt8(ascii: "\n")) {
-                guard let record = try? JSONValue(parsing: line) else { continue }
-                if let replacement = record["replace"].flatMap({ try? ChatMessage(json: $0) }) {
+            let data = try Data(contentsOf: file)
+            for record in Self.records(in: data) {
+                switch record {
+                case .message(let message):
+                    messages.append(message)
+                case .replacement(let replacement):
                     if let index = messages.lastIndex(where: { $0.id == replacement.id }) {
                         messages[index] = replacement
                     }
-                } else if let message = try? ChatMessage(json: record) {
-                    messages.append(message)
-                } else if let id = record["id"]?.stringValue,
-                    let state = record["delivery"]?.stringValue.flatMap(DeliveryState.init(rawValue:)),
-                    let index = messages.lastIndex(where: { $0.id == id })
-                {
-                    messages[index].delivery = state
+                case .delivery(let id, let state):
+                    if let index = messages.lastIndex(where: { $0.id == id }) { messages[index].delivery = state }
+                case .unreadable:
+                    continue
                 }
             }
         } catch {
             throw ParleyError(
                 .transcriptStorage, "cannot read the transcript \(file.path): \(error)", underlying: error)
         }
+    }
+
+    /// One line of the file.
+    private enum Record: Sendable {
+        case message(ChatMessage)
+        case replacement(ChatMessage)
+        case delivery(id: String, DeliveryState)
+        case unreadable
+    }
+
+    /// Decodes the file's lines, on every core for long transcripts (decoding is the cost of a load; applying the
+    /// records in order stays sequential).
+    private static func records(in data: Data) -> [Record] {
+        // Lines as ranges of one byte array (`Data.split` costs as much as decoding).
+        let bytes = [UInt8](data)
+        var found: [ArraySlice<UInt8>] = []
+        var start = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
+            if index > start { found.append(bytes[start..<index]) }
+            start = index + 1
+        }
+        if start < bytes.count { found.append(bytes[start...]) }
+        let lines = found
+        let parts = lines.count < 2_000 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
+        guard parts > 1 else { return lines.map(record) }
+        var records = [Record](repeating: .unreadable, count: lines.count)
+        records.withUnsafeMutableBufferPointer { buffer in
+            // Each part writes its own range of the buffer.
+            nonisolated(unsafe) let output = buffer
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let range = (lines.count * part / parts)..<(lines.count * (part + 1) / parts)
+                for index in range { output[index] = record(lines[index]) }
+            }
+        }
+        return records
+    }
+
+    private static func record(_ line: ArraySlice<UInt8>) -> Record {
+        guard let json = try? JSONValue(parsing: line) else { return .unreadable }
+        if let replacement = json["replace"] {
+            return (try? ChatMessage(json: replacement)).map(Record.replacement) ?? .unreadable
+        }
+        if let message = try? ChatMessage(json: json) { return .message(message) }
+        if let id = json["id"]?.stringValue,
+            let state = json["delivery"]?.stringValue.flatMap(DeliveryState.init(rawValue:))
+        {
+            return .delivery(id: id, state)
+        }
+        return .unreadable
     }
 
     /// Adds a message at the end.

@@ -139,6 +139,8 @@ struct JSONParser {
             depth -= 1
             return .object(JSONObject(members))
         }
+        // Room for a typical message object at once, instead of growing 1, 2, 4, 8.
+        members.reserveCapacity(8)
         // Small objects are checked for repeated keys by a linear scan; larger ones by a set.
         var seen: Set<String>? = nil
         while true {

@@ -3,8 +3,8 @@ import GRDB
 
 /// Conversations in an SQLite file (through GRDB), so a restarted server keeps them.
 ///
-/// The file is in WAL mode with `synchronous = NORMAL` (GRDB's `DatabasePool`): reads never wait for writes, and a
-/// commit is a write to the log without an `fsync`. What is committed survives a crash or restart of the server
+/// The file is in WAL mode with `synchronous = NORMAL` (GRDB's `DatabasePool`): reads never wait for writes, a
+/// commit is a write to the log without an `fsync`, and a background thread moves the log into the file. What is committed survives a crash or restart of the server
 /// process; an operating-system crash or power cut can lose the last commits before SQLite's next checkpoint. See
 /// docs/performance.md for the numbers behind this choice.
 ///
@@ -13,6 +13,7 @@ import GRDB
 /// wake-ups (several hundred microseconds on a small virtual machine).
 public struct SQLiteConversationStore: ConversationStore {
     private let database: DatabasePool
+    private let checkpointer: Checkpointer
 
     /// Opens (creating if needed) the database at `url` and brings its schema up to date.
     public init(url: URL) throws {
@@ -21,6 +22,8 @@ public struct SQLiteConversationStore: ConversationStore {
         configuration.foreignKeysEnabled = true
         database = try DatabasePool(path: url.path, configuration: configuration)
         try Self.migrator.migrate(database)
+        try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 10000") }
+        checkpointer = try Checkpointer(path: url.path)
     }
 
     private static var migrator: DatabaseMigrator {
