@@ -166,7 +166,7 @@ struct JSONParser {
             if seen != nil {
                 repeated = !seen!.insert(key).inserted
             } else if members.count < 12 {
-                repeated = members.contains { $0.key == key }
+                repeated = members.contains { $0.key.isSameKey(key) }
             } else {
                 seen = Set(members.map(\.key))
                 repeated = !seen!.insert(key).inserted

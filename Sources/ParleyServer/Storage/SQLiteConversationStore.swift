@@ -97,25 +97,35 @@ public struct SQLiteConversationStore: ConversationStore {
         try database.read(value)
     }
 
-    /// The conversation for `key`, created empty when new.
+    /// The conversation for `key`, created empty when new. (Read without a write when it exists: the hub asks before
+    /// every answer.)
     public func conversation(for key: ConversationKey) async throws -> StoredConversation {
-        try write { db in try Self.conversation(for: key, in: db) }
+        if let existing = try read({ db in try Self.existingConversation(for: key, in: db) }) { return existing }
+        return try write { db in try Self.conversation(for: key, in: db) }
     }
 
     private static func conversation(for key: ConversationKey, in db: Database) throws -> StoredConversation {
+        if let existing = try existingConversation(for: key, in: db) { return existing }
         try db.cachedStatement(
             sql: """
                 INSERT INTO conversation (channelId, userId, state, lastSequence, updatedAt) VALUES (?, ?, '{}', 0, ?)
                 ON CONFLICT(channelId, userId) DO NOTHING
                 """
         ).execute(arguments: [key.channelId, key.userId, Date().timeIntervalSince1970])
+        guard let created = try existingConversation(for: key, in: db) else {
+            throw ParleyError(.internalError, "conversation \(key) vanished")
+        }
+        return created
+    }
+
+    private static func existingConversation(for key: ConversationKey, in db: Database) throws -> StoredConversation? {
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
                     SELECT id, state, lastSequence, lastOutbound, updatedAt FROM conversation
                     WHERE channelId = ? AND userId = ?
                     """), arguments: [key.channelId, key.userId])
-        guard let row else { throw ParleyError(.internalError, "conversation \(key) vanished") }
+        guard let row else { return nil }
         return StoredConversation(
             id: row["id"], key: key, state: try JSONValue(parsing: row["state"] as String),
             lastSequence: row["lastSequence"], lastOutbound: row["lastOutbound"],
