@@ -91,16 +91,20 @@ public struct FieldReader {
     private mutating func find(_ key: String) -> Int? {
         let count = object.count
         guard count > 0 else { return nil }
-        var position = cursor < count ? cursor : 0
-        for _ in 0..<count {
-            if object[position].key.isSameKey(key) {
-                cursor = position + 1
-                return position
+        let start = cursor < count ? cursor : 0
+        // Over the member array's storage: reading `object[position]` would copy (retain and release) each value.
+        let found = object.members.withUnsafeBufferPointer { members -> Int? in
+            let length = key.utf8.count
+            var position = start
+            for _ in 0..<count {
+                if members[position].key.utf8.count == length, members[position].key == key { return position }
+                position += 1
+                if position == count { position = 0 }
             }
-            position += 1
-            if position == count { position = 0 }
+            return nil
         }
-        return nil
+        if let found { cursor = found + 1 }
+        return found
     }
 
     private mutating func consume(_ position: Int) {
