@@ -6,7 +6,7 @@ import ParleyCore
 /// bytes. One sample is `rounds` passes over every example.
 enum CodecBenchmarks {
     static var rounds: Int { quick ? 200 : 1_000 }
-    static var iterations: Int { quick ? 5 : 20 }
+    static var iterations: Int { quick ? 15 : 30 }
 
     static func register() {
         let fixtures = Fixtures.messages

@@ -30,7 +30,7 @@ enum TranscriptBenchmarks {
     }()
 
     static func register() {
-        let iterations = quick ? 5 : 20
+        let iterations = quick ? 15 : 30
 
         Benchmark("transcript.load10k", configuration: measuring(.duration, iterations: iterations)) { benchmark in
             let start = ContinuousClock.now

@@ -16,7 +16,7 @@ enum VoiceFlowBenchmarks {
     }()
 
     static func register() {
-        let iterations = quick ? 5 : 20
+        let iterations = quick ? 15 : 30
 
         Benchmark("voiceflow.transitions", configuration: measuring(.transitionsPerSecond, iterations: iterations)) {
             benchmark in
