@@ -110,6 +110,7 @@ struct JSONParser {
             depth -= 1
             return .array(elements)
         }
+        elements.reserveCapacity(4)
         while true {
             do {
                 elements.append(try parseValue())

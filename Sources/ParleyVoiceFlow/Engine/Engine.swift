@@ -275,11 +275,11 @@ public struct Engine: Sendable {
     // MARK: Modules
 
     private mutating func enter(_ id: String) -> [Action] {
-        guard let module = configuration.flow[id] else {
+        guard let type = configuration.flow.type(of: id) else {
             return fail(ParleyError(.internalFailure, "no module \(id) in the flow"))
         }
         visit = Visit(moduleID: id)
-        if module.type == .audioDialog || module.type == .audioListener { userIntent = nil }
+        if type == .audioDialog || type == .audioListener { userIntent = nil }
         phase = .entering(id)
         return [.emit(.preModuleStart(moduleID: id)), .proceed]
     }
@@ -351,7 +351,7 @@ public struct Engine: Sendable {
                 ParleyError(.internalFailure, "goTo target \(raw) of \(id) is an unset runtime field"), isFallback: true
             )
         }
-        if !resolved.isEmpty, id != "VF_END", configuration.flow[resolved] == nil {
+        if !resolved.isEmpty, id != "VF_END", !configuration.flow.contains(resolved) {
             return failure(
                 id, "internalFailure", ParleyError(.danglingGoTo, "goTo target \(resolved) of \(id) names no module"),
                 isFallback: true)

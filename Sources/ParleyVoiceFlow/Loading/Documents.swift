@@ -74,6 +74,16 @@ public struct VoiceFlow: Sendable, Hashable {
     public subscript(id: String) -> Module? {
         positions[id].map { modules[$0] }
     }
+
+    /// Whether a module has `id` (without copying the module).
+    func contains(_ id: String) -> Bool {
+        positions[id] != nil
+    }
+
+    /// The type of the first module with `id` (without copying the module).
+    func type(of id: String) -> ModuleType? {
+        positions[id].map { modules[$0].type }
+    }
 }
 
 /// A set of audio prompt modules by id.
