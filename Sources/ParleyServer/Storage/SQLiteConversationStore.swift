@@ -4,9 +4,9 @@ import GRDB
 /// Conversations in an SQLite file (through GRDB), so a restarted server keeps them.
 ///
 /// The file is in WAL mode with `synchronous = NORMAL` (GRDB's `DatabasePool`): reads never wait for writes, a
-/// commit is a write to the log without an `fsync`, and a background thread moves the log into the file. What is committed survives a crash or restart of the server
-/// process; an operating-system crash or power cut can lose the last commits before SQLite's next checkpoint. See
-/// docs/performance.md for the numbers behind this choice.
+/// commit is a write to the log without an `fsync`, and a background thread moves the log into the file. What is
+/// committed survives a crash or restart of the server process; an operating-system crash or power cut can lose the
+/// last commits before SQLite's next checkpoint. See docs/performance.md for the numbers behind this choice.
 ///
 /// It calls GRDB's synchronous API from the calling task: each access is a few short statements (tens of
 /// microseconds), less than handing the work to GRDB's queue and waking the task again, which costs two thread
