@@ -285,18 +285,23 @@ public struct Engine: Sendable {
     }
 
     private mutating func run(_ id: String) -> [Action] {
+        // Modules without media run from their prepared step, without copying the module.
+        guard let step = configuration.flow.step(id) else {
+            return fail(ParleyError(.internalFailure, "no module \(id)"))
+        }
+        switch step.type {
+        case .node, .runAEC:
+            return leave(id, target: step.defaultTarget)
+        case .process:
+            for assignment in step.assignments {
+                fields[assignment.field] = fields.resolve(assignment.value) ?? assignment.value
+            }
+            return leave(id, target: step.defaultTarget)
+        default:
+            break
+        }
         guard let module = configuration.flow[id] else { return fail(ParleyError(.internalFailure, "no module \(id)")) }
         switch module.type {
-        case .node, .runAEC:
-            return leave(id, target: module.goTo.defaultTarget)
-        case .process:
-            for item in module.params("processParams")["setValueForFieldNameCollection"]?.arrayValue ?? [] {
-                guard let name = item["name"]?.stringValue.flatMap(RuntimeFields.reference(in:)),
-                    let value = item["value"]
-                else { continue }
-                fields[name] = fields.resolve(value) ?? value
-            }
-            return leave(id, target: module.goTo.defaultTarget)
         case .playAudio:
             let params = module.params("playAudioParams")
             do {

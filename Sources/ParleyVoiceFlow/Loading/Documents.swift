@@ -10,15 +10,55 @@ public import ParleyCore
 public struct VoiceFlow: Sendable, Hashable {
     /// The modules, in file order.
     public var modules: [Module] {
-        didSet { positions = Self.positions(of: modules) }
+        didSet {
+            positions = Self.positions(of: modules)
+            steps = modules.map(Step.init)
+        }
     }
     /// Where the first module with each id is: the engine looks a module up at every transition.
     private var positions: [String: Int]
+    /// What the engine needs of each module at every transition, prepared once.
+    private var steps: [Step]
 
     /// Creates a flow from modules.
     public init(modules: [Module]) {
         self.modules = modules
         positions = Self.positions(of: modules)
+        steps = modules.map(Step.init)
+    }
+
+    /// A module's type, `DEFAULT` target and `process` assignments, read from its JSON once.
+    struct Step: Sendable, Hashable {
+        /// A `setValueForFieldNameCollection` item whose name is a `$[field]` reference.
+        struct Assignment: Sendable, Hashable {
+            let field: String
+            let value: JSONValue
+        }
+
+        let type: ModuleType
+        let defaultTarget: String?
+        let assignments: [Assignment]
+
+        init(_ module: Module) {
+            type = module.type
+            defaultTarget = module.goTo.defaultTarget
+            guard module.type == .process else {
+                assignments = []
+                return
+            }
+            assignments = (module.params("processParams")["setValueForFieldNameCollection"]?.arrayValue ?? [])
+                .compactMap { item in
+                    guard let field = item["name"]?.stringValue.flatMap(RuntimeFields.reference(in:)),
+                        let value = item["value"]
+                    else { return nil }
+                    return Assignment(field: field, value: value)
+                }
+        }
+    }
+
+    /// The prepared step of the first module with `id`.
+    func step(_ id: String) -> Step? {
+        positions[id].map { steps[$0] }
     }
 
     private static func positions(of modules: [Module]) -> [String: Int] {
