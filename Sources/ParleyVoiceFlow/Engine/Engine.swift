@@ -79,11 +79,11 @@ public struct Engine: Sendable {
         /// Deliver the callbacks so far, then send ``Input/proceed``.
         case proceed
         /// Play one segment, then send ``Input/segmentEnded`` or ``Input/segmentFailed(_:)``.
-        case play(PlaybackSegment)
+        indirect case play(PlaybackSegment)
         /// Listen, then send ``Input/recognized(_:)`` or ``Input/recognitionFailed(_:)``.
-        case recognize(RecognitionPlan)
+        indirect case recognize(RecognitionPlan)
         /// Record, then send ``Input/recorded(_:)`` or ``Input/recordingFailed(_:)``.
-        case record(RecordingPlan)
+        indirect case record(RecordingPlan)
         /// Wait for ``Input/resume`` (or stop or interrupt).
         case waitForResume
         /// The run is over.
@@ -691,8 +691,9 @@ extension Engine {
     private enum Phase: Sendable {
         case idle
         case entering(String)
-        case playing(Playback)
-        case afterSegment(Playback)
+        // Boxed: a playback is large, and the phase is copied at every transition.
+        indirect case playing(Playback)
+        indirect case afterSegment(Playback)
         case recognizing(String)
         case reviewing(String, String, [String])
         case retrying(String, String)

@@ -10,11 +10,12 @@ public enum VoiceFlowEvent: Sendable, Hashable, CustomStringConvertible {
     /// `STVFC_PreModuleEnd`: the module finished and the flow is about to leave it.
     case preModuleEnd(moduleID: String)
     /// `STVFC_SRHypothesis`: the recognizer heard something.
-    case srHypothesis(moduleID: String, data: SRData)
+    indirect case srHypothesis(moduleID: String, data: SRData)
     /// `STVFC_MediaEvent`: playback, recording or recognition started, ended, stopped, failed or timed out.
-    case mediaEvent(moduleID: String, mediaItemID: String, function: MediaFunction, event: MediaEvent, data: JSONObject)
+    indirect case mediaEvent(
+        moduleID: String, mediaItemID: String, function: MediaFunction, event: MediaEvent, data: JSONObject)
     /// `STVFC_PlayAudioSegmentData`: what the next segment plays.
-    case playAudioSegmentData(
+    indirect case playAudioSegmentData(
         moduleID: String, promptID: String, segmentType: AudioSegmentType, audioFile: String?, textString: String?,
         textFile: String?)
     /// `STVFC_PermissionEvent`.
