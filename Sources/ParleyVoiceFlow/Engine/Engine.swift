@@ -148,27 +148,16 @@ public struct Engine: Sendable {
 
     /// Handles `input` and says what to do next.
     public mutating func handle(_ input: Input) -> [Action] {
+        // The two steps of every transition, matched without building an (input, phase) pair.
+        if case .proceed = input {
+            if case .entering(let id) = phase { return run(id) }
+            if case .leaving(let id, let target) = phase { return proceed(from: id, to: target) }
+        }
         switch (input, phase) {
         case (.start, .idle), (.start, .finished):
             transitions = 0
             lastError = nil
             return enter("VF_START")
-        case (.proceed, .entering(let id)):
-            return run(id)
-        case (.proceed, .leaving(let id, let target)):
-            if id == "VF_END" || target.isEmpty {
-                phase = .finished
-                return [.finish(.completed)]
-            }
-            transitions += 1
-            if transitions > configuration.maxTransitionsWithoutMedia {
-                return fail(
-                    ParleyError(
-                        .transitionLoop,
-                        "the flow passed \(configuration.maxTransitionsWithoutMedia) modules without media; last \(id) → \(target)"
-                    ))
-            }
-            return enter(target)
         case (.proceed, .afterSegment(var playback)):
             return continuePlayback(&playback)
         case (.proceed, .reviewing(let id, let hypothesis, let partials)):
@@ -273,6 +262,23 @@ public struct Engine: Sendable {
     }
 
     // MARK: Modules
+
+    /// Leaves `id` for `target` (or finishes), counting the transition.
+    private mutating func proceed(from id: String, to target: String) -> [Action] {
+        if id == "VF_END" || target.isEmpty {
+            phase = .finished
+            return [.finish(.completed)]
+        }
+        transitions += 1
+        if transitions > configuration.maxTransitionsWithoutMedia {
+            return fail(
+                ParleyError(
+                    .transitionLoop,
+                    "the flow passed \(configuration.maxTransitionsWithoutMedia) modules without media; last \(id) → \(target)"
+                ))
+        }
+        return enter(target)
+    }
 
     private mutating func enter(_ id: String) -> [Action] {
         guard let type = configuration.flow.type(of: id) else {

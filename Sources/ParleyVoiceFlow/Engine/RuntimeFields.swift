@@ -41,10 +41,11 @@ public struct RuntimeFields: Sendable, Hashable {
     /// Resolves a string: a whole-value reference gives the field's value as text (`nil` when unset); other text
     /// has each `$[Name]` replaced by its value (an unset field by nothing). `$$[` writes a literal `$[`.
     public func resolve(_ text: String) -> String? {
+        // Most text (module ids, literal values) has no reference at all: one scan says so.
+        guard Self.containsFieldStart(Substring(text).utf8) else { return text }
         if let name = Self.reference(in: text) {
             return values[name].map(Self.text(of:))
         }
-        guard Self.containsFieldStart(Substring(text).utf8) else { return text }
         var output = ""
         var rest = text[...]
         while let start = rest.range(of: "$[") {
@@ -65,6 +66,7 @@ public struct RuntimeFields: Sendable, Hashable {
     /// Resolves a JSON value: strings as in ``resolve(_:)``, other values unchanged.
     public func resolve(_ value: JSONValue) -> JSONValue? {
         if case .string(let text) = value {
+            guard Self.containsFieldStart(Substring(text).utf8) else { return value }
             if let name = Self.reference(in: text) { return values[name] }
             return resolve(text).map(JSONValue.string)
         }
