@@ -94,10 +94,9 @@ public struct FieldReader {
         let start = cursor < count ? cursor : 0
         // Over the member array's storage: reading `object[position]` would copy (retain and release) each value.
         let found = object.members.withUnsafeBufferPointer { members -> Int? in
-            let length = key.utf8.count
             var position = start
             for _ in 0..<count {
-                if members[position].key.utf8.count == length, members[position].key == key { return position }
+                if members[position].key.isSameKey(key) { return position }
                 position += 1
                 if position == count { position = 0 }
             }

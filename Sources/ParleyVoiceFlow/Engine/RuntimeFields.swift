@@ -66,7 +66,6 @@ public struct RuntimeFields: Sendable, Hashable {
     /// Resolves a JSON value: strings as in ``resolve(_:)``, other values unchanged.
     public func resolve(_ value: JSONValue) -> JSONValue? {
         if case .string(let text) = value {
-            guard Self.containsFieldStart(Substring(text).utf8) else { return value }
             if let name = Self.reference(in: text) { return values[name] }
             return resolve(text).map(JSONValue.string)
         }
