@@ -11,47 +11,38 @@ enum CodecBenchmarks {
     static func register() {
         let fixtures = Fixtures.messages
         let data = fixtures.map { Data($0.bytes) }
-        let count = fixtures.count * rounds
-
-        Benchmark("decode", configuration: measuring(.messagesPerSecond, iterations: iterations)) { benchmark in
-            let start = ContinuousClock.now
-            for _ in 0..<rounds {
-                for fixture in fixtures {
-                    if fixture.isSkillMessage {
-                        blackHole(try SkillMessage(decoding: fixture.bytes))
-                    } else {
-                        blackHole(try UserMessage(decoding: fixture.bytes))
-                    }
+        throughput("decode") {
+            for fixture in fixtures {
+                if fixture.isSkillMessage {
+                    blackHole(try SkillMessage(decoding: fixture.bytes))
+                } else {
+                    blackHole(try UserMessage(decoding: fixture.bytes))
                 }
             }
-            benchmark.measurement(.messagesPerSecond, rate(count, in: start.duration(to: .now)))
         }
-        Benchmark("decode (JSONSerialization)", configuration: measuring(.messagesPerSecond, iterations: iterations)) {
-            benchmark in
-            let start = ContinuousClock.now
-            for _ in 0..<rounds {
-                for bytes in data { blackHole(try JSONSerialization.jsonObject(with: bytes)) }
-            }
-            benchmark.measurement(.messagesPerSecond, rate(count, in: start.duration(to: .now)))
+        throughput("decode (JSONSerialization)") {
+            for bytes in data { blackHole(try JSONSerialization.jsonObject(with: bytes)) }
         }
 
         let skillMessages = fixtures.filter(\.isSkillMessage).map { try! SkillMessage(decoding: $0.bytes) }
         let userMessages = fixtures.filter { !$0.isSkillMessage }.map { try! UserMessage(decoding: $0.bytes) }
         let objects = data.map { try! JSONSerialization.jsonObject(with: $0) }
-        Benchmark("encode", configuration: measuring(.messagesPerSecond, iterations: iterations)) { benchmark in
-            let start = ContinuousClock.now
-            for _ in 0..<rounds {
-                for message in skillMessages { blackHole(message.jsonBytes()) }
-                for message in userMessages { blackHole(message.jsonBytes()) }
-            }
-            benchmark.measurement(.messagesPerSecond, rate(count, in: start.duration(to: .now)))
+        throughput("encode") {
+            for message in skillMessages { blackHole(message.jsonBytes()) }
+            for message in userMessages { blackHole(message.jsonBytes()) }
         }
-        Benchmark("encode (JSONSerialization)", configuration: measuring(.messagesPerSecond, iterations: iterations)) {
-            benchmark in
+        throughput("encode (JSONSerialization)") {
+            for object in objects { blackHole(try JSONSerialization.data(withJSONObject: object)) }
+        }
+    }
+
+    /// Registers `name`: each sample times `rounds` calls of `pass` (one pass handles every example) and records
+    /// messages per second.
+    private static func throughput(_ name: String, pass: @escaping () throws -> Void) {
+        let count = Fixtures.messages.count * rounds
+        Benchmark(name, configuration: measuring(.messagesPerSecond, iterations: iterations)) { benchmark in
             let start = ContinuousClock.now
-            for _ in 0..<rounds {
-                for object in objects { blackHole(try JSONSerialization.data(withJSONObject: object)) }
-            }
+            for _ in 0..<rounds { try pass() }
             benchmark.measurement(.messagesPerSecond, rate(count, in: start.duration(to: .now)))
         }
     }
