@@ -14,8 +14,11 @@ import NIOConcurrencyHelpers
 /// ```
 ///
 /// Time starts at ``Instant/offset`` zero and never goes back. A sleeper wakes when ``advance(by:)`` or
-/// ``advance(to:)`` moves `now` to or past its deadline; sleepers wake in deadline order, those with the same
-/// deadline in the order they went to sleep. Time jumps: a task woken by `advance` sees the new ``now``.
+/// ``advance(to:)`` moves `now` to or past its deadline. One `advance` resumes the sleepers it wakes in deadline
+/// order, those with the same deadline in the order they went to sleep; the woken tasks then run concurrently, in
+/// whatever order the scheduler picks (even on one actor the runtime does not promise to run them in that order).
+/// When the order matters, move one deadline at a time with `advance(to: clock.nextDeadline!)` and let each woken
+/// task finish first. Time jumps: a task woken by `advance` sees the new ``now``.
 public final class VirtualClock: Clock, Sendable {
     /// A point in virtual time: how far it is from the clock's start.
     public struct Instant: InstantProtocol, Sendable, Hashable, CustomStringConvertible {
@@ -168,10 +171,10 @@ public final class VirtualClock: Clock, Sendable {
         }
     }
 
-    /// Moves time forward by `duration` and wakes every sleeper whose deadline has come, in deadline order.
+    /// Moves time forward by `duration` and resumes every sleeper whose deadline has come, in deadline order.
     ///
-    /// When it returns, the woken tasks have been resumed (scheduled); they may still be running. A negative
-    /// `duration` does nothing.
+    /// When it returns, the woken tasks have been resumed (scheduled); they may still be running, in any order. A
+    /// negative `duration` does nothing.
     public func advance(by duration: Duration) async {
         let target = state.withLockedValue { $0.now.advanced(by: duration) }
         await advance(to: target)
@@ -181,7 +184,7 @@ public final class VirtualClock: Clock, Sendable {
     /// whose deadline is at or before it: earliest deadline first, and in the order they went to sleep for equal
     /// deadlines.
     ///
-    /// When it returns, the woken tasks have been resumed (scheduled); they may still be running.
+    /// When it returns, the woken tasks have been resumed (scheduled); they may still be running, in any order.
     public func advance(to instant: Instant) async {
         let due = state.withLockedValue { state -> [CheckedContinuation<Void, any Error>] in
             guard instant > state.now else { return [] }
