@@ -13,13 +13,18 @@ public struct ReadOnlyForm: JSONConvertible, Codable, Hashable {
     /// The form's buttons (`actions`).
     public var actions: [Action]?
     /// What a tap on the form does (`selectAction`).
-    public var selectAction: Action?
+    public var selectAction: Action? {
+        get { storedSelectAction?.value }
+        set { storedSelectAction = newValue.map(Indirect.init) }
+    }
     /// How a voice channel speaks the form (`voice`).
     public var voice: Voice?
     /// Channel-specific properties (`channelExtensions`).
     public var channelExtensions: ChannelExtensions?
     /// Members this version does not know, written back unchanged.
     public var extra: JSONObject
+    // Out of line: an action is over 200 bytes, and a form is part of every payload.
+    private var storedSelectAction: Indirect<Action>?
 
     /// Creates a form.
     public init(
@@ -32,7 +37,7 @@ public struct ReadOnlyForm: JSONConvertible, Codable, Hashable {
         self.fields = fields
         self.formRows = formRows
         self.actions = actions
-        self.selectAction = selectAction
+        storedSelectAction = selectAction.map(Indirect.init)
         self.voice = voice
         self.channelExtensions = channelExtensions
         self.extra = extra
@@ -46,7 +51,7 @@ public struct ReadOnlyForm: JSONConvertible, Codable, Hashable {
         fields = try reader.optional("fields")
         formRows = try reader.optional("formRows")
         actions = try reader.optional("actions")
-        selectAction = try reader.optional("selectAction")
+        storedSelectAction = try reader.optional("selectAction", as: Action.self).map(Indirect.init)
         voice = try reader.optional("voice")
         channelExtensions = try reader.optional("channelExtensions")
         extra = reader.rest
@@ -81,6 +86,8 @@ public struct FormRow: JSONConvertible, Codable, Hashable {
     public var channelExtensions: ChannelExtensions?
     /// Members this version does not know, written back unchanged.
     public var extra: JSONObject
+    // Out of line: an action is over 200 bytes, and a form is part of every payload.
+    private var storedSelectAction: Indirect<Action>?
 
     /// Creates a form row.
     public init(
@@ -89,7 +96,7 @@ public struct FormRow: JSONConvertible, Codable, Hashable {
     ) {
         self.columns = columns
         self.id = id
-        self.selectAction = selectAction
+        storedSelectAction = selectAction.map(Indirect.init)
         self.separator = separator
         self.channelExtensions = channelExtensions
         self.extra = extra
@@ -100,7 +107,7 @@ public struct FormRow: JSONConvertible, Codable, Hashable {
         var reader = try FieldReader(json)
         columns = try reader.required("columns")
         id = try reader.optional("id")
-        selectAction = try reader.optional("selectAction")
+        storedSelectAction = try reader.optional("selectAction", as: Action.self).map(Indirect.init)
         separator = try reader.optional("separator")
         channelExtensions = try reader.optional("channelExtensions")
         extra = reader.rest
@@ -132,6 +139,8 @@ public struct FormColumn: JSONConvertible, Codable, Hashable {
     public var channelExtensions: ChannelExtensions?
     /// Members this version does not know, written back unchanged.
     public var extra: JSONObject
+    // Out of line: an action is over 200 bytes, and a form is part of every payload.
+    private var storedSelectAction: Indirect<Action>?
 
     /// Creates a column.
     public init(

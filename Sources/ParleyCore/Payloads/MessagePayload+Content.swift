@@ -18,7 +18,7 @@ extension MessagePayload {
         /// `form`: read-only forms.
         case form(Form)
         /// `tableForm`: a table whose rows open forms.
-        case tableForm(TableForm)
+        indirect case tableForm(TableForm)
         /// `editForm`: a form the user fills in.
         case editForm(EditForm)
         /// `formSubmission`: the values of a submitted edit form.

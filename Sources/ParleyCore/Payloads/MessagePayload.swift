@@ -26,9 +26,15 @@ public struct MessagePayload: JSONConvertible, Codable, Hashable {
     /// Words that select a postback without a button (`keywords`).
     public var keywords: [Keyword]?
     /// How a voice channel speaks the message (`voice`).
-    public var voice: Voice?
+    public var voice: Voice? {
+        get { storedVoice?.value }
+        set { storedVoice = newValue.map(Indirect.init) }
+    }
     /// A small read-only form under the message, such as feedback buttons (`footerForm`).
-    public var footerForm: ReadOnlyForm?
+    public var footerForm: ReadOnlyForm? {
+        get { storedFooterForm?.value }
+        set { storedFooterForm = newValue.map(Indirect.init) }
+    }
     /// Channel-specific properties (`channelExtensions`).
     public var channelExtensions: ChannelExtensions?
     /// Free-form properties, such as a command's arguments (`properties`).
@@ -37,6 +43,9 @@ public struct MessagePayload: JSONConvertible, Codable, Hashable {
     public var embeddedActions: [Action]?
     /// Members this version does not know, written back unchanged.
     public var extra: JSONObject
+    // Out of line: both are rare and large (`footerForm` alone is over 300 bytes), and a payload is moved often.
+    private var storedVoice: Indirect<Voice>?
+    private var storedFooterForm: Indirect<ReadOnlyForm>?
 
     /// Creates a payload.
     public init(
@@ -51,8 +60,8 @@ public struct MessagePayload: JSONConvertible, Codable, Hashable {
         self.actions = actions
         self.globalActions = globalActions
         self.keywords = keywords
-        self.voice = voice
-        self.footerForm = footerForm
+        storedVoice = voice.map(Indirect.init)
+        storedFooterForm = footerForm.map(Indirect.init)
         self.channelExtensions = channelExtensions
         self.properties = properties
         self.embeddedActions = embeddedActions
@@ -72,8 +81,8 @@ public struct MessagePayload: JSONConvertible, Codable, Hashable {
             actions = try reader.optional("actions")
             globalActions = try reader.optional("globalActions")
             keywords = try reader.optional("keywords")
-            voice = try reader.optional("voice")
-            footerForm = try reader.optional("footerForm")
+            storedVoice = try reader.optional("voice", as: Voice.self).map(Indirect.init)
+            storedFooterForm = try reader.optional("footerForm", as: ReadOnlyForm.self).map(Indirect.init)
             channelExtensions = try reader.optional("channelExtensions")
             properties = try reader.optional("properties")
             embeddedActions = try reader.optional("embeddedActions")
