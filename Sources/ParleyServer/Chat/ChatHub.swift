@@ -10,6 +10,10 @@ import ServiceLifecycle
 /// conversation's pending inputs one at a time, in the order they were stored, whichever socket they came from.
 /// Different conversations run concurrently. Inputs left pending by a stopped server are answered by the next one
 /// (``recoverPendingInputs()``).
+///
+/// The actor holds only the routing state (sockets, drainers, hand-offs). Storing, answering and encoding run in
+/// the socket's or the conversation's own task, off the actor, so that one conversation's database work does not
+/// queue every other conversation behind it.
 public actor ChatHub {
     let store: any ConversationStore
     private let skills: [String: any Skill]
@@ -115,9 +119,11 @@ public actor ChatHub {
 
     /// Stores a message or profile update from the user as pending and has the skill answer it after the
     /// conversation's earlier inputs. A repeated `clientMessageId` stores nothing and answers nothing.
-    func receive(_ frame: JSONValue, clientMessageId: String?, for key: ConversationKey) async throws -> ReceivedInput {
+    nonisolated func receive(_ frame: JSONValue, clientMessageId: String?, for key: ConversationKey) async throws
+        -> ReceivedInput
+    {
         let received = try await store.receive(frame, clientMessageId: clientMessageId, for: key, at: now())
-        if !received.duplicate { requestDrain(key) }
+        if !received.duplicate { await requestDrain(key) }
         return received
     }
 
@@ -130,11 +136,23 @@ public actor ChatHub {
     private func requestDrain(_ key: ConversationKey) {
         drainRequested.insert(key)
         guard drainers[key] == nil else { return }
-        drainers[key] = Task { await self.drain(key) }
+        drainers[key] = Task { @concurrent in await self.drain(key) }
     }
 
-    private func drain(_ key: ConversationKey) async {
-        while drainRequested.remove(key) != nil {
+    /// Takes the conversation's drain request; when there is none, its drainer is done (in the same step, so that a
+    /// request arriving later starts a new one).
+    private func takeDrainRequest(_ key: ConversationKey) -> Bool {
+        if drainRequested.remove(key) != nil { return true }
+        drainers[key] = nil
+        return false
+    }
+
+    private func isHandedOff(_ key: ConversationKey) -> Bool {
+        handOffs[key] != nil
+    }
+
+    private nonisolated func drain(_ key: ConversationKey) async {
+        while await takeDrainRequest(key) {
             do {
                 for input in try await store.pending(for: key) {
                     try await answer(input, for: key)
@@ -145,10 +163,9 @@ public actor ChatHub {
                 await broadcast([SkillMessage(payload: .error(failure), userId: key.userId).jsonValue], to: key)
             }
         }
-        drainers[key] = nil
     }
 
-    private func answer(_ input: StoredMessage, for key: ConversationKey) async throws {
+    private nonisolated func answer(_ input: StoredMessage, for key: ConversationKey) async throws {
         let date = now()
         let conversation = try await store.conversation(for: key)
         let skillInput: SkillInput
@@ -164,7 +181,7 @@ public actor ChatHub {
             _ = try await store.answer(input.sequence, with: [], state: conversation.state, in: conversation, at: date)
             return
         }
-        if handOffs[key] != nil {
+        if await isHandedOff(key) {
             if case .message(let payload) = skillInput, payload.type == .closeSession {
                 await endHandOff(key, notice: "the user ended the conversation")
             } else {
@@ -203,7 +220,7 @@ public actor ChatHub {
         if handOff { await queueForAgent(key) }
     }
 
-    private func respond(to input: SkillInput, state: inout ConversationState, channelId: String) async
+    private nonisolated func respond(to input: SkillInput, state: inout ConversationState, channelId: String) async
         -> [MessagePayload]
     {
         guard let skill = skills[channelId] else {
@@ -221,8 +238,10 @@ public actor ChatHub {
 
     /// Sends frames to every open socket of the conversation; sockets without Parley's extension get them
     /// without `sequence`, as the Oracle protocol has it.
-    func broadcast(_ frames: [JSONValue], to key: ConversationKey) async {
-        guard let targets = sockets[key]?.values, !frames.isEmpty else { return }
+    nonisolated func broadcast(_ frames: [JSONValue], to key: ConversationKey) async {
+        guard !frames.isEmpty else { return }
+        let targets = await sockets(of: key)
+        guard !targets.isEmpty else { return }
         let withSequence = frames.map { $0.jsonString() }
         let plain = frames.map { frame in
             guard case .object(let object) = frame else { return frame.jsonString() }
@@ -237,6 +256,13 @@ public actor ChatHub {
                 }
             }
         }
+    }
+}
+
+extension ChatHub {
+    /// The open sockets of a conversation, to write to outside the actor.
+    private func sockets(of key: ConversationKey) -> [Socket] {
+        sockets[key].map { Array($0.values) } ?? []
     }
 }
 
