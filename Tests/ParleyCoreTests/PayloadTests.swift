@@ -246,4 +246,30 @@ struct PayloadTests {
         let message = UserMessage(payload: text, userId: "guest")
         #expect(try UserMessage(decoding: message.jsonBytes()) == message)
     }
+
+    /// `footerForm`, `voice` and a form's `selectAction` are kept out of line; they must read, write, compare and
+    /// re-encode like the plain members they were, at every level that has them.
+    @Test func membersKeptOutOfLineBehaveLikeStoredOnes() throws {
+        let json = #"""
+            {"type":"text","text":"Rate us","voice":{"text":"Rate us please"},
+             "footerForm":{"title":"Feedback","selectAction":{"type":"postback","label":"Open","postback":{"f":1}},
+              "formRows":[{"columns":[{"fields":[]}],"selectAction":{"type":"url","label":"Row","url":"https://x.example"}}]}}
+            """#
+        var payload = try MessagePayload(decoding: json)
+        #expect(payload.voice?.text == "Rate us please")
+        #expect(payload.footerForm?.title == "Feedback")
+        #expect(payload.footerForm?.selectAction?.label == "Open")
+        #expect(payload.footerForm?.formRows?.first?.selectAction?.label == "Row")
+        #expect(try MessagePayload(json: payload.jsonValue) == payload)
+        #expect(payload.jsonValue == (try JSONValue(parsing: json)))
+
+        let copy = payload
+        payload.footerForm?.selectAction?.label = "Changed"
+        payload.voice = nil
+        #expect(payload.footerForm?.selectAction?.label == "Changed")
+        #expect(copy.footerForm?.selectAction?.label == "Open")
+        #expect(payload.voice == nil && copy.voice != nil)
+        #expect(payload != copy)
+        #expect(Set([payload, copy, copy]).count == 2)
+    }
 }

@@ -86,8 +86,6 @@ public struct FormRow: JSONConvertible, Codable, Hashable {
     public var channelExtensions: ChannelExtensions?
     /// Members this version does not know, written back unchanged.
     public var extra: JSONObject
-    // Out of line: an action is over 200 bytes, and a form is part of every payload.
-    private var storedSelectAction: Indirect<Action>?
 
     /// Creates a form row.
     public init(
@@ -96,7 +94,7 @@ public struct FormRow: JSONConvertible, Codable, Hashable {
     ) {
         self.columns = columns
         self.id = id
-        storedSelectAction = selectAction.map(Indirect.init)
+        self.selectAction = selectAction
         self.separator = separator
         self.channelExtensions = channelExtensions
         self.extra = extra
@@ -107,7 +105,7 @@ public struct FormRow: JSONConvertible, Codable, Hashable {
         var reader = try FieldReader(json)
         columns = try reader.required("columns")
         id = try reader.optional("id")
-        storedSelectAction = try reader.optional("selectAction", as: Action.self).map(Indirect.init)
+        selectAction = try reader.optional("selectAction")
         separator = try reader.optional("separator")
         channelExtensions = try reader.optional("channelExtensions")
         extra = reader.rest
@@ -139,8 +137,6 @@ public struct FormColumn: JSONConvertible, Codable, Hashable {
     public var channelExtensions: ChannelExtensions?
     /// Members this version does not know, written back unchanged.
     public var extra: JSONObject
-    // Out of line: an action is over 200 bytes, and a form is part of every payload.
-    private var storedSelectAction: Indirect<Action>?
 
     /// Creates a column.
     public init(
