@@ -24,6 +24,7 @@ let package = Package(
         .executableTarget(
             name: "ParleyBenchmarks",
             dependencies: [
+                "EchoServer",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ParleyCore", package: root),
                 .product(name: "ParleyClient", package: root),
@@ -42,7 +43,19 @@ let package = Package(
             ],
             path: "Benchmarks/ParleyBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
+        // The baseline server, shared by the benchmarks (in process) and `raw-echo` (in a process of its own).
+        .target(
+            name: "EchoServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Servers/EchoServer"
+        ),
+        .executableTarget(name: "raw-echo", dependencies: ["EchoServer"], path: "Servers/raw-echo"),
     ],
     swiftLanguageModes: [.v6]
 )

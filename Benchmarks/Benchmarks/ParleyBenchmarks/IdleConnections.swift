@@ -54,13 +54,6 @@ enum IdleConnections {
         if let failure { throw failure }
     }
 
-    /// Runs blocking `work` on a Dispatch queue.
-    private static func blocking<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
-        }
-    }
-
     private static func raiseOpenFileLimit() {
         #if canImport(Glibc)
             var limit = rlimit()

@@ -1,12 +1,12 @@
+import EchoServer
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
-import Synchronization
 import ParleyCore
 import ParleyServer
 import ParleyTesting
-import ServiceLifecycle
+import Synchronization
 import WSClient
 import WSCore
 
@@ -26,51 +26,90 @@ enum Target: String, Sendable {
             return try await InProcessServer.run(
                 channels: [ChannelConfiguration(id: "echo", skill: .echo)], logLevel: .error
             ) { server in
-                let port = server.port
-                return try await body { user in
-                    "ws://127.0.0.1:\(port)/chat/v1/chats/sockets/bench?channelId=echo&userId=\(user)"
-                }
+                try await body(Self.parleyURL(server.port))
             }
         case .rawEcho:
             return try await RawEchoServer.run { port in
-                try await body { _ in "ws://127.0.0.1:\(port)/echo" }
+                try await body(Self.rawEchoURL(port))
             }
         }
     }
-}
 
-enum RawEchoServer {
-    static func run<Result: Sendable>(_ body: (Int) async throws -> Result) async throws -> Result {
-        let sockets = Router(context: BasicWebSocketRequestContext.self)
-        sockets.ws("/echo") { inbound, outbound, _ in
-            for try await message in inbound.messages(maxSize: 1 << 20) {
-                if case .text(let text) = message { try await outbound.write(.text(text)) }
-            }
+    /// Runs the server in a process of its own for the duration of `body`: Parley's real `parley serve` (echo
+    /// skill, SQLite store in a temporary folder) or `raw-echo`, both built next to this benchmark.
+    ///
+    /// The load benchmark needs this: ordo-one/benchmark runs an async benchmark by blocking the calling thread,
+    /// one of the cooperative pool's threads, until the benchmark ends; on a 2-core machine an in-process server
+    /// would get one pool thread instead of two.
+    func runInOwnProcess<Result: Sendable>(
+        _ body: (_ url: @escaping @Sendable (String) -> String) async throws -> Result
+    ) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        let builtProducts = Bundle.main.executableURL!.deletingLastPathComponent()
+        switch self {
+        case .parley:
+            let configuration = folder.appendingPathComponent("channels.json")
+            try Data(#"{"channels":[{"id":"echo","skill":"echo"}]}"#.utf8).write(to: configuration)
+            process.executableURL = builtProducts.appendingPathComponent("parley")
+            process.arguments = [
+                "serve", "--port", "0", "--config", configuration.path, "--data",
+                folder.appendingPathComponent("data").path,
+            ]
+        case .rawEcho:
+            process.executableURL = builtProducts.appendingPathComponent("raw-echo")
         }
-        var logger = Logger(label: "bench.raw-echo")
-        logger.logLevel = .error
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: Router(),
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: sockets, configuration: .init(ws: .init(maxFrameSize: 1 << 20, autoPing: .disabled))),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
-            logger: logger
-        )
-        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let running = Task { try await services.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw BenchmarkFailure("the raw echo server did not start") }
+        // To a file, which never fills up and blocks the server as an undrained pipe would.
+        let printed = folder.appendingPathComponent("output.txt")
+        FileManager.default.createFile(atPath: printed.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: printed)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
         let result: Swift.Result<Result, any Error>
         do {
-            result = .success(try await body(port))
+            let port = try await Self.port(printedBy: process, in: printed)
+            result = .success(try await body(self == .parley ? Self.parleyURL(port) : Self.rawEchoURL(port)))
         } catch {
             result = .failure(error)
         }
-        await services.triggerGracefulShutdown()
-        try await running.value
+        process.terminate()
+        await blocking { process.waitUntilExit() }
         return try result.get()
+    }
+
+    /// The port in the `… http://127.0.0.1:PORT …` line both servers print once they listen.
+    private static func port(printedBy process: Process, in file: URL) async throws -> Int {
+        for _ in 0..<600 {
+            let printed = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            if let range = printed.range(of: "http://127.0.0.1:"),
+                let port = Int(printed[range.upperBound...].prefix { $0.isNumber })
+            {
+                return port
+            }
+            guard process.isRunning else {
+                throw BenchmarkFailure(
+                    "\(process.executableURL!.lastPathComponent) stopped before listening: \(printed)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchmarkFailure("\(process.executableURL!.lastPathComponent) did not listen within 30 s")
+    }
+
+    private static func parleyURL(_ port: Int) -> @Sendable (String) -> String {
+        { user in "ws://127.0.0.1:\(port)/chat/v1/chats/sockets/bench?channelId=echo&userId=\(user)" }
+    }
+
+    private static func rawEchoURL(_ port: Int) -> @Sendable (String) -> String {
+        { _ in "ws://127.0.0.1:\(port)/echo" }
+    }
+}
+
+/// Runs blocking `work` on a Dispatch queue, never on the concurrency pool.
+func blocking<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: work()) }
     }
 }
 

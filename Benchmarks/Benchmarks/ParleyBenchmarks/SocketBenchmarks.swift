@@ -26,7 +26,8 @@ enum SocketBenchmarks {
         }
         Benchmark("roundtrip (raw WebSocket echo)", configuration: latency) { benchmark in
             let samples = try await Target.rawEcho.run { url in
-                try await LoadClient.exchange(url: url("bench"), user: "bench", count: warmUp + roundTrips, target: .rawEcho)
+                try await LoadClient.exchange(
+                    url: url("bench"), user: "bench", count: warmUp + roundTrips, target: .rawEcho)
             }.dropFirst(warmUp).sorted()
             benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
             benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
@@ -84,7 +85,7 @@ enum SocketBenchmarks {
     /// Runs ``loadClients`` clients against `target`; returns the messages answered, the time it took and every
     /// round trip, sorted.
     static func load(_ target: Target) async throws -> (Int, Duration, [Duration]) {
-        try await target.run { url in
+        try await target.runInOwnProcess { url in
             let perClient = messagesPerLoadClient
             let gate = Gate(count: loadClients)
             let results = try await concurrently(loadClients, width: loadClients) { index in

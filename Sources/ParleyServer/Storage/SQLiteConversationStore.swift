@@ -14,6 +14,7 @@ import GRDB
 public struct SQLiteConversationStore: ConversationStore {
     private let database: DatabasePool
     private let checkpointer: Checkpointer
+    private let groupCommit: GroupCommit
 
     /// Opens (creating if needed) the database at `url` and brings its schema up to date.
     public init(url: URL) throws {
@@ -24,6 +25,7 @@ public struct SQLiteConversationStore: ConversationStore {
         try Self.migrator.migrate(database)
         try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 10000") }
         checkpointer = try Checkpointer(path: url.path)
+        groupCommit = GroupCommit(database)
     }
 
     private static var migrator: DatabaseMigrator {
@@ -88,8 +90,9 @@ public struct SQLiteConversationStore: ConversationStore {
     }
 
     /// GRDB's synchronous write (a non-`async` function, so that the overload chosen is not the async one).
-    private func write<T>(_ updates: (Database) throws -> T) throws -> T {
-        try database.write(updates)
+    /// Runs `updates` in the next group commit and returns once it is committed.
+    private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await groupCommit.write(updates)
     }
 
     /// GRDB's synchronous read.
@@ -101,7 +104,7 @@ public struct SQLiteConversationStore: ConversationStore {
     /// every answer.)
     public func conversation(for key: ConversationKey) async throws -> StoredConversation {
         if let existing = try read({ db in try Self.existingConversation(for: key, in: db) }) { return existing }
-        return try write { db in try Self.conversation(for: key, in: db) }
+        return try await write { db in try Self.conversation(for: key, in: db) }
     }
 
     private static func conversation(for key: ConversationKey, in db: Database) throws -> StoredConversation {
@@ -136,7 +139,7 @@ public struct SQLiteConversationStore: ConversationStore {
         async throws -> ReceivedInput
     {
         let text = frame.jsonString()
-        return try write { db in
+        return try await write { db in
             let conversation = try Self.conversation(for: key, in: db)
             if let clientMessageId,
                 let sequence = try Int.fetchOne(
@@ -182,7 +185,7 @@ public struct SQLiteConversationStore: ConversationStore {
     ) async throws -> [StoredMessage] {
         let stamp = date.timeIntervalSince1970
         let stateText = state.jsonString()
-        return try write { db in
+        return try await write { db in
             guard
                 let row = try Row.fetchOne(
                     db.cachedStatement(sql: "SELECT lastSequence, lastOutbound FROM conversation WHERE id = ?"),

@@ -1,0 +1,137 @@
+import GRDB
+import NIOConcurrencyHelpers
+
+/// Group commit: writes asked for while a transaction is being committed wait, and the next transaction takes all
+/// of them at once, each in a savepoint of its own. A commit rewrites a few dozen pages of the write-ahead log and
+/// takes SQLite's write lock; writes of one batch share both. With one write at a time nothing waits: it is one
+/// transaction, as before.
+///
+/// A caller returns only once the transaction holding its write has committed. A write that throws rolls back its
+/// own savepoint and fails alone; a commit that fails fails every write of its batch. The caller that finds no
+/// transaction running writes the batches (at most ``batchesPerLeader``), then hands the job to the oldest waiting
+/// caller, so that no caller writes for the others indefinitely. Waiting callers are suspended, not blocked: the
+/// threads of the concurrency pool stay free for other work.
+final class GroupCommit: Sendable {
+    /// How many batches one caller writes before it hands the job on.
+    static let batchesPerLeader = 4
+
+    private let database: DatabasePool
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var queue: [Entry] = []
+        var writing = false
+    }
+
+    /// What a waiting caller is told: its result, or to write the next batches itself.
+    private enum Signal: Sendable {
+        case done(Result<any Sendable, any Error>)
+        case lead
+    }
+
+    /// One caller's write, and the signal for it, which may arrive before or after the caller starts waiting.
+    private final class Entry: Sendable {
+        let work: @Sendable (Database) throws -> any Sendable
+        private let slot = NIOLockedValueBox<(signal: Signal?, waiter: CheckedContinuation<Signal, Never>?)>(
+            (nil, nil))
+
+        init(_ work: @escaping @Sendable (Database) throws -> any Sendable) {
+            self.work = work
+        }
+
+        func send(_ signal: Signal) {
+            let waiter = slot.withLockedValue { slot -> CheckedContinuation<Signal, Never>? in
+                guard let waiter = slot.waiter else {
+                    slot.signal = signal
+                    return nil
+                }
+                slot.waiter = nil
+                return waiter
+            }
+            waiter?.resume(returning: signal)
+        }
+
+        /// The signal sent, if any, without waiting.
+        func take() -> Signal? {
+            slot.withLockedValue { slot in
+                defer { slot.signal = nil }
+                return slot.signal
+            }
+        }
+
+        func wait() async -> Signal {
+            await withCheckedContinuation { continuation in
+                let signal = slot.withLockedValue { slot -> Signal? in
+                    if let signal = slot.signal {
+                        slot.signal = nil
+                        return signal
+                    }
+                    slot.waiter = continuation
+                    return nil
+                }
+                if let signal { continuation.resume(returning: signal) }
+            }
+        }
+    }
+
+    init(_ database: DatabasePool) {
+        self.database = database
+    }
+
+    /// Runs `work` in a savepoint of the next transaction and returns its result once that transaction commits.
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let entry = Entry { db in try work(db) }
+        var leads = state.withLockedValue { state in
+            state.queue.append(entry)
+            defer { state.writing = true }
+            return !state.writing
+        }
+        while true {
+            if leads { writeBatches() }
+            let signal: Signal
+            if let sent = entry.take() { signal = sent } else { signal = await entry.wait() }
+            switch signal {
+            case .done(let result): return try result.get() as! T
+            case .lead: leads = true
+            }
+        }
+    }
+
+    /// Writes what is queued, batch after batch, then stops or hands the job to the oldest waiting caller.
+    private func writeBatches() {
+        for _ in 0..<Self.batchesPerLeader {
+            let batch = state.withLockedValue { state in
+                defer { state.queue.removeAll(keepingCapacity: true) }
+                if state.queue.isEmpty { state.writing = false }
+                return state.queue
+            }
+            guard !batch.isEmpty else { return }
+            var results: [Result<any Sendable, any Error>] = []
+            results.reserveCapacity(batch.count)
+            do {
+                try database.write { db in
+                    for entry in batch {
+                        do {
+                            var value: (any Sendable)?
+                            try db.inSavepoint {
+                                value = try entry.work(db)
+                                return .commit
+                            }
+                            results.append(.success(value!))
+                        } catch {
+                            results.append(.failure(error))
+                        }
+                    }
+                }
+            } catch {
+                results = Array(repeating: .failure(error), count: batch.count)
+            }
+            for (entry, result) in zip(batch, results) { entry.send(.done(result)) }
+        }
+        let next = state.withLockedValue { state in
+            if state.queue.isEmpty { state.writing = false }
+            return state.queue.first
+        }
+        next?.send(.lead)
+    }
+}
