@@ -64,9 +64,11 @@ enum Target: String, Sendable {
         // To a file, which never fills up and blocks the server as an undrained pipe would.
         let printed = folder.appendingPathComponent("output.txt")
         FileManager.default.createFile(atPath: printed.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: printed)
+        let outputFile = try FileHandle(forWritingTo: printed)
+        process.standardOutput = outputFile
         process.standardError = FileHandle.nullDevice
         try process.run()
+        try? outputFile.close()  // the server has its own descriptor now
         let result: Swift.Result<Result, any Error>
         do {
             let port = try await Self.port(printedBy: process, in: printed)
