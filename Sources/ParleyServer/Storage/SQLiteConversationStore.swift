@@ -89,7 +89,6 @@ public struct SQLiteConversationStore: ConversationStore {
         return migrator
     }
 
-    /// GRDB's synchronous write (a non-`async` function, so that the overload chosen is not the async one).
     /// Runs `updates` in the next group commit and returns once it is committed.
     private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await groupCommit.write(updates)

@@ -72,7 +72,6 @@ public struct RuntimeFields: Sendable, Hashable {
         return value
     }
 
-    /// A value as text: strings as they are, integers without a fraction, booleans as `true`/`false`.
     /// Whether `bytes` contain `$[`.
     private static func containsFieldStart(_ bytes: Substring.UTF8View) -> Bool {
         var previous: UInt8 = 0
@@ -83,6 +82,7 @@ public struct RuntimeFields: Sendable, Hashable {
         return false
     }
 
+    /// A value as text: strings as they are, integers without a fraction, booleans as `true`/`false`.
     public static func text(of value: JSONValue) -> String {
         switch value {
         case .string(let text): return text
