@@ -26,11 +26,11 @@ enum Target: String, Sendable {
             return try await InProcessServer.run(
                 channels: [ChannelConfiguration(id: "echo", skill: .echo)], logLevel: .error
             ) { server in
-                try await body(Self.parleyURL(server.port))
+                try await body(url(port: server.port))
             }
         case .rawEcho:
             return try await RawEchoServer.run { port in
-                try await body(Self.rawEchoURL(port))
+                try await body(url(port: port))
             }
         }
     }
@@ -72,7 +72,7 @@ enum Target: String, Sendable {
         let result: Swift.Result<Result, any Error>
         do {
             let port = try await Self.port(printedBy: process, in: printed)
-            result = .success(try await body(self == .parley ? Self.parleyURL(port) : Self.rawEchoURL(port)))
+            result = .success(try await body(url(port: port)))
         } catch {
             result = .failure(error)
         }
@@ -99,12 +99,12 @@ enum Target: String, Sendable {
         throw BenchmarkFailure("\(process.executableURL!.lastPathComponent) did not listen within 30 s")
     }
 
-    private static func parleyURL(_ port: Int) -> @Sendable (String) -> String {
-        { user in "ws://127.0.0.1:\(port)/chat/v1/chats/sockets/bench?channelId=echo&userId=\(user)" }
-    }
-
-    private static func rawEchoURL(_ port: Int) -> @Sendable (String) -> String {
-        { _ in "ws://127.0.0.1:\(port)/echo" }
+    /// The WebSocket URL for a user of this server listening on `port`.
+    private func url(port: Int) -> @Sendable (String) -> String {
+        switch self {
+        case .parley: { user in "ws://127.0.0.1:\(port)/chat/v1/chats/sockets/bench?channelId=echo&userId=\(user)" }
+        case .rawEcho: { _ in "ws://127.0.0.1:\(port)/echo" }
+        }
     }
 }
 

@@ -51,14 +51,7 @@ final class GroupCommit: Sendable {
             waiter?.resume(returning: signal)
         }
 
-        /// The signal sent, if any, without waiting.
-        func take() -> Signal? {
-            slot.withLockedValue { slot in
-                defer { slot.signal = nil }
-                return slot.signal
-            }
-        }
-
+        /// The signal sent; returns at once when it was sent before.
         func wait() async -> Signal {
             await withCheckedContinuation { continuation in
                 let signal = slot.withLockedValue { slot -> Signal? in
@@ -88,9 +81,7 @@ final class GroupCommit: Sendable {
         }
         while true {
             if leads { writeBatches() }
-            let signal: Signal
-            if let sent = entry.take() { signal = sent } else { signal = await entry.wait() }
-            switch signal {
+            switch await entry.wait() {
             case .done(let result): return try result.get() as! T
             case .lead: leads = true
             }
