@@ -13,6 +13,7 @@ METRICS = [
     ("encode", "encode", "msg/s", "msg/s", 1, "encode (JSONSerialization)", "JSONSerialization", True, None),
     ("roundtrip.p50", "roundtrip", "p50_us", "us", 1, "roundtrip (raw WebSocket echo)", "raw WebSocket echo", False, "<= 2x"),
     ("roundtrip.p99", "roundtrip", "p99_us", "us", 1, "roundtrip (raw WebSocket echo)", "raw WebSocket echo", False, "<= 3x"),
+    ("roundtrip.storage", "roundtrip.storage", "p50_us", "us", 1, "roundtrip (raw WebSocket echo)", "raw WebSocket echo", False, None),
     ("server.throughput", "server", "msg/s", "msg/s", 1, "server (raw WebSocket echo)", "raw WebSocket echo", True, None),
     ("server.p99", "server", "p99_us", "ms", 1000, "server (raw WebSocket echo)", "raw WebSocket echo", False, None),
     ("connection.memory", "connection", "KiB", "KiB", 1, "connection (raw WebSocket echo)", "raw WebSocket echo", False, None),

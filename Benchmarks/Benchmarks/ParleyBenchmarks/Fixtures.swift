@@ -29,7 +29,8 @@ enum Fixtures {
 
     /// The seed's user text message ("Order Pizza"), which the load benchmarks send.
     static let userText: UserMessage = {
-        let url = repositoryRoot.appendingPathComponent("Tests/ParleyCoreTests/Fixtures/seed/UserMessage.text.order-pizza.json")
+        let url = repositoryRoot.appendingPathComponent(
+            "Tests/ParleyCoreTests/Fixtures/seed/UserMessage.text.order-pizza.json")
         return try! UserMessage(decoding: Array(FileManager.default.contents(atPath: url.path)!))
     }()
 }

@@ -85,6 +85,20 @@ public struct ReceivedInput: Sendable, Hashable {
     }
 }
 
+/// A conversation's unanswered inputs (``ConversationStore/pending(for:)``).
+public struct PendingInputs: Sendable, Hashable {
+    /// The conversation, read with its inputs.
+    public var conversation: StoredConversation
+    /// The inputs the skill has not answered, oldest first.
+    public var inputs: [StoredMessage]
+
+    /// Creates a result.
+    public init(conversation: StoredConversation, inputs: [StoredMessage]) {
+        self.conversation = conversation
+        self.inputs = inputs
+    }
+}
+
 /// Where the server keeps conversations and their messages.
 ///
 /// ``SQLiteConversationStore`` is the embedded default; the protocol leaves room for PostgreSQL.
@@ -98,8 +112,9 @@ public protocol ConversationStore: Sendable {
     /// Stores a user's input as pending, unless the conversation already has its `clientMessageId`.
     func receive(_ frame: JSONValue, clientMessageId: String?, for key: ConversationKey, at date: Date) async throws
         -> ReceivedInput
-    /// The inputs of a conversation that the skill has not answered, oldest first.
-    func pending(for key: ConversationKey) async throws -> [StoredMessage]
+    /// The inputs of a conversation that the skill has not answered, oldest first, with the conversation as it
+    /// stood when they were read (one read for both: the hub asks before answering); nil for no conversation.
+    func pending(for key: ConversationKey) async throws -> PendingInputs?
     /// The conversations with inputs the skill has not answered.
     func conversationsWithPendingInputs() async throws -> [ConversationKey]
     /// Stores the skill's answer to the pending input `sequence` and its new state, and marks the input answered,

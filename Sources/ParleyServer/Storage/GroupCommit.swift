@@ -71,7 +71,8 @@ final class GroupCommit: Sendable {
         self.database = database
     }
 
-    /// Runs `work` in a savepoint of the next transaction and returns its result once that transaction commits.
+    /// Runs `work` in the next transaction (in a savepoint of its own when it shares it) and returns its result once
+    /// that transaction commits.
     func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let entry = Entry { db in try work(db) }
         var leads = state.withLockedValue { state in
@@ -97,23 +98,9 @@ final class GroupCommit: Sendable {
                 return state.queue
             }
             guard !batch.isEmpty else { return }
-            var results: [Result<any Sendable, any Error>] = []
-            results.reserveCapacity(batch.count)
+            let results: [Result<any Sendable, any Error>]
             do {
-                try database.write { db in
-                    for entry in batch {
-                        do {
-                            var value: (any Sendable)?
-                            try db.inSavepoint {
-                                value = try entry.work(db)
-                                return .commit
-                            }
-                            results.append(.success(value!))
-                        } catch {
-                            results.append(.failure(error))
-                        }
-                    }
-                }
+                results = try database.writeWithoutTransaction { db in try Self.commit(batch, in: db) }
             } catch {
                 results = Array(repeating: .failure(error), count: batch.count)
             }
@@ -124,5 +111,36 @@ final class GroupCommit: Sendable {
             return state.queue.first
         }
         next?.send(.lead)
+    }
+
+    /// One transaction holding every write of `batch`, each in a savepoint of its own when there are several.
+    /// The transaction and savepoint statements are prepared once per connection (parsing them again for every
+    /// transaction cost a fifth of a small write).
+    private static func commit(_ batch: [Entry], in db: Database) throws -> [Result<any Sendable, any Error>] {
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+        do {
+            var results: [Result<any Sendable, any Error>] = []
+            results.reserveCapacity(batch.count)
+            if batch.count == 1 {
+                // Alone in its transaction: it fails alone without a savepoint.
+                results.append(.success(try batch[0].work(db)))
+            } else {
+                for entry in batch {
+                    try db.cachedStatement(sql: "SAVEPOINT entry").execute()
+                    do {
+                        results.append(.success(try entry.work(db)))
+                    } catch {
+                        try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT entry").execute()
+                        results.append(.failure(error))
+                    }
+                    try db.cachedStatement(sql: "RELEASE SAVEPOINT entry").execute()
+                }
+            }
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return results
+        } catch {
+            try db.rollback()
+            throw error
+        }
     }
 }
