@@ -45,6 +45,58 @@ struct StorageAndSkillTests {
         }
     }
 
+    /// The pending inputs the store keeps in memory are what a read of the file gives, whatever the order of
+    /// receives and answers, concurrent receives into one conversation, and entries dropped for room.
+    @Test func pendingInputsKeptInMemoryAreWhatTheDatabaseHolds() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cache-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let file = data.appendingPathComponent("parley.sqlite")
+        let store = try SQLiteConversationStore(url: file, cachedConversations: 2)
+        let keys = (0..<4).map { ConversationKey(channelId: "cache", userId: "user\($0)") }
+        func checkAgainstTheFile() async throws {
+            let fresh = try SQLiteConversationStore(url: file)
+            for key in keys {
+                let kept = try await store.pending(for: key)
+                let read = try await fresh.pending(for: key)
+                #expect(kept == read, "\(key)")
+            }
+        }
+
+        // Two receivers per conversation at once, then half of the inputs answered, in turns.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for key in keys {
+                for receiver in 0..<2 {
+                    group.addTask {
+                        for number in 1...5 {
+                            let id = "\(key.userId)-\(receiver)-\(number)"
+                            _ = try await store.receive(
+                                ["text": .string(id)], clientMessageId: id, for: key, at: Date())
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await checkAgainstTheFile()
+        for (turn, key) in (keys + keys).enumerated() {
+            guard let pending = try await store.pending(for: key), let first = pending.inputs.first else {
+                Issue.record("no pending input for \(key)")
+                continue
+            }
+            #expect(pending.inputs.map(\.sequence) == pending.inputs.map(\.sequence).sorted())
+            _ = try await store.answer(
+                first.sequence, with: [["text": .string("answer \(turn)")]], state: ["turn": .number(Double(turn))],
+                in: pending.conversation, at: Date())
+            // A repeated input stores nothing and changes nothing.
+            let repeated = try await store.receive(
+                ["text": "again"], clientMessageId: first.clientMessageId, for: key, at: Date())
+            #expect(repeated == ReceivedInput(sequence: first.sequence, duplicate: true))
+        }
+        try await checkAgainstTheFile()
+        #expect(try await store.pending(for: keys[0])?.inputs.count == 8)
+        #expect(try await store.pending(for: ConversationKey(channelId: "cache", userId: "nobody")) == nil)
+    }
+
     @Test func aRestartedServerKeepsTheConversation() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-restart-\(UUID())")
         let channel = ChannelConfiguration(id: "demo", skill: .demo)

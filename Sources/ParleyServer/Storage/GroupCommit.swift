@@ -11,6 +11,10 @@ import NIOConcurrencyHelpers
 /// transaction running writes the batches (at most ``batchesPerLeader``), then hands the job to the oldest waiting
 /// caller, so that no caller writes for the others indefinitely. Waiting callers are suspended, not blocked: the
 /// threads of the concurrency pool stay free for other work.
+///
+/// A write can also ask to be told of its commit (`committed`): those calls are made in commit order, one at a time,
+/// right after each commit, before any later transaction starts — what an in-memory copy of committed data needs to
+/// stay exactly in step with the database.
 final class GroupCommit: Sendable {
     /// How many batches one caller writes before it hands the job on.
     static let batchesPerLeader = 4
@@ -32,11 +36,16 @@ final class GroupCommit: Sendable {
     /// One caller's write, and the signal for it, which may arrive before or after the caller starts waiting.
     private final class Entry: Sendable {
         let work: @Sendable (Database) throws -> any Sendable
+        let committed: (@Sendable (any Sendable) -> Void)?
         private let slot = NIOLockedValueBox<(signal: Signal?, waiter: CheckedContinuation<Signal, Never>?)>(
             (nil, nil))
 
-        init(_ work: @escaping @Sendable (Database) throws -> any Sendable) {
+        init(
+            _ work: @escaping @Sendable (Database) throws -> any Sendable,
+            committed: (@Sendable (any Sendable) -> Void)?
+        ) {
             self.work = work
+            self.committed = committed
         }
 
         func send(_ signal: Signal) {
@@ -73,8 +82,14 @@ final class GroupCommit: Sendable {
 
     /// Runs `work` in the next transaction (in a savepoint of its own when it shares it) and returns its result once
     /// that transaction commits.
-    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let entry = Entry { db in try work(db) }
+    /// - Parameter committed: Called with the result once the transaction has committed, in commit order, before
+    ///   the next transaction starts. It runs while the database's writer is held: keep it short.
+    func write<T: Sendable>(
+        _ work: @escaping @Sendable (Database) throws -> T, committed: (@Sendable (T) -> Void)? = nil
+    ) async throws -> T {
+        var told: (@Sendable (any Sendable) -> Void)?
+        if let committed { told = { value in committed(value as! T) } }
+        let entry = Entry({ db in try work(db) }, committed: told)
         var leads = state.withLockedValue { state in
             state.queue.append(entry)
             defer { state.writing = true }
@@ -137,6 +152,9 @@ final class GroupCommit: Sendable {
                 }
             }
             try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            for (entry, result) in zip(batch, results) {
+                if let committed = entry.committed, case .success(let value) = result { committed(value) }
+            }
             return results
         } catch {
             try db.rollback()

@@ -15,9 +15,19 @@ public struct SQLiteConversationStore: ConversationStore {
     private let database: DatabasePool
     private let checkpointer: Checkpointer
     private let groupCommit: GroupCommit
+    private let cache: PendingInputsCache
 
     /// Opens (creating if needed) the database at `url` and brings its schema up to date.
+    ///
+    /// One server uses a database file at a time: the store keeps the pending inputs of recently active
+    /// conversations in memory, in step with what it commits.
     public init(url: URL) throws {
+        try self.init(url: url, cachedConversations: 10_000)
+    }
+
+    /// Opens the database, keeping the pending inputs of at most `cachedConversations` conversations in memory
+    /// (those with none are dropped first).
+    init(url: URL, cachedConversations: Int) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -26,6 +36,7 @@ public struct SQLiteConversationStore: ConversationStore {
         try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 10000") }
         checkpointer = try Checkpointer(path: url.path)
         groupCommit = GroupCommit(database)
+        cache = PendingInputsCache(capacity: cachedConversations)
     }
 
     private static var migrator: DatabaseMigrator {
@@ -93,9 +104,12 @@ public struct SQLiteConversationStore: ConversationStore {
         return migrator
     }
 
-    /// Runs `updates` in the next group commit and returns once it is committed.
-    private func write<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await groupCommit.write(updates)
+    /// Runs `updates` in the next group commit and returns once it is committed (`committed` is called first, in
+    /// commit order).
+    private func write<T: Sendable>(
+        _ updates: @escaping @Sendable (Database) throws -> T, committed: (@Sendable (T) -> Void)? = nil
+    ) async throws -> T {
+        try await groupCommit.write(updates, committed: committed)
     }
 
     /// GRDB's synchronous read, outside a transaction: every read here is one statement, which SQLite runs on one
@@ -136,58 +150,90 @@ public struct SQLiteConversationStore: ConversationStore {
         async throws -> ReceivedInput
     {
         let text = frame.jsonString()
-        return try await write { db in
-            if let clientMessageId,
-                let sequence = try Int.fetchOne(
+        let cache = cache
+        return try await write(
+            { db -> Received in
+                if let clientMessageId,
+                    let sequence = try Int.fetchOne(
+                        db.cachedStatement(
+                            sql: """
+                                SELECT message.sequence FROM message
+                                JOIN conversation ON conversation.id = message.conversationId
+                                WHERE conversation.channelId = ? AND conversation.userId = ? AND message.clientMessageId = ?
+                                """),
+                        arguments: [key.channelId, key.userId, clientMessageId])
+                {
+                    return Received(result: ReceivedInput(sequence: sequence, duplicate: true))
+                }
+                // The conversation's next sequence number, taken in the same statement that finds it.
+                let arguments: StatementArguments = [key.channelId, key.userId]
+                var created: StoredConversation?
+                var row = try Row.fetchOne(
                     db.cachedStatement(
                         sql: """
-                            SELECT message.sequence FROM message JOIN conversation ON conversation.id = message.conversationId
-                            WHERE conversation.channelId = ? AND conversation.userId = ? AND message.clientMessageId = ?
-                            """),
-                    arguments: [key.channelId, key.userId, clientMessageId])
-            {
-                return ReceivedInput(sequence: sequence, duplicate: true)
-            }
-            // The conversation's next sequence number, taken in the same statement that finds it.
-            let arguments: StatementArguments = [key.channelId, key.userId]
-            let taken = try Row.fetchOne(
-                db.cachedStatement(
+                            UPDATE conversation SET lastSequence = lastSequence + 1 WHERE channelId = ? AND userId = ?
+                            RETURNING id, lastSequence
+                            """), arguments: arguments)
+                if row == nil {
+                    let now = Date().stored
+                    row = try Row.fetchOne(
+                        db.cachedStatement(
+                            sql: """
+                                INSERT INTO conversation (channelId, userId, state, lastSequence, updatedAt)
+                                VALUES (?, ?, '{}', 1, ?) RETURNING id, lastSequence
+                                """), arguments: arguments + [now.timeIntervalSince1970])
+                    if let row {
+                        created = StoredConversation(
+                            id: row[0], key: key, state: .object([:]), lastSequence: 1, lastOutbound: 0, updatedAt: now)
+                    }
+                }
+                guard let row else { throw ParleyError(.internalError, "conversation \(key) cannot be stored") }
+                let input = StoredMessage(
+                    sequence: row[1], direction: .user, frame: frame, createdAt: date.stored,
+                    clientMessageId: clientMessageId, pending: true)
+                try db.cachedStatement(
                     sql: """
-                        UPDATE conversation SET lastSequence = lastSequence + 1 WHERE channelId = ? AND userId = ?
-                        RETURNING id, lastSequence
-                        """), arguments: arguments)
-            let row =
-                try taken
-                ?? Row.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            INSERT INTO conversation (channelId, userId, state, lastSequence, updatedAt)
-                            VALUES (?, ?, '{}', 1, ?) RETURNING id, lastSequence
-                            """), arguments: arguments + [Date().timeIntervalSince1970])
-            guard let row else { throw ParleyError(.internalError, "conversation \(key) cannot be stored") }
-            let sequence: Int = row[1]
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO message (conversationId, sequence, direction, frame, createdAt, clientMessageId, pending)
-                    VALUES (?, ?, 'user', ?, ?, ?, 1)
-                    """
-            ).execute(arguments: [row[0] as Int64, sequence, text, date.timeIntervalSince1970, clientMessageId])
-            return ReceivedInput(sequence: sequence, duplicate: false)
-        }
+                        INSERT INTO message (conversationId, sequence, direction, frame, createdAt, clientMessageId, pending)
+                        VALUES (?, ?, 'user', ?, ?, ?, 1)
+                        """
+                ).execute(arguments: [
+                    row[0] as Int64, input.sequence, text, date.timeIntervalSince1970, clientMessageId,
+                ])
+                return Received(
+                    result: ReceivedInput(sequence: input.sequence, duplicate: false), input: input, created: created)
+            },
+            committed: { received in
+                if let input = received.input { cache.received(input, for: key, created: received.created) }
+            }
+        ).result
+    }
+
+    /// What a receive stored: the input, and the conversation when it was new.
+    private struct Received: Sendable {
+        var result: ReceivedInput
+        var input: StoredMessage?
+        var created: StoredConversation?
     }
 
     public func pending(for key: ConversationKey) async throws -> PendingInputs? {
-        // The conversation and its pending inputs in one statement: one row per input, or one without a message.
-        let rows = try read { db in
-            try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT \(ConversationRow.columns), \(MessageRow.columns) FROM conversation
-                        LEFT JOIN message ON message.conversationId = conversation.id AND message.pending
-                        WHERE conversation.channelId = ? AND conversation.userId = ? ORDER BY message.sequence
-                        """), arguments: [key.channelId, key.userId]
-            ).map { row in (ConversationRow(row), MessageRow(row, from: ConversationRow.count)) }
-        }
+        if let cached = cache.pending(for: key) { return cached }
+        // Read in a write transaction, so that nothing commits between the read and the cache's entry.
+        let cache = cache
+        return try await write(
+            { db in try Self.readPending(for: key, in: db) },
+            committed: { pending in if let pending { cache.read(pending) } })
+    }
+
+    /// The conversation and its pending inputs in one statement: one row per input, or one without a message.
+    private static func readPending(for key: ConversationKey, in db: Database) throws -> PendingInputs? {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(ConversationRow.columns), \(MessageRow.columns) FROM conversation
+                    LEFT JOIN message ON message.conversationId = conversation.id AND message.pending
+                    WHERE conversation.channelId = ? AND conversation.userId = ? ORDER BY message.sequence
+                    """), arguments: [key.channelId, key.userId]
+        ).map { row in (ConversationRow(row), MessageRow(row, from: ConversationRow.count)) }
         guard let conversation = rows.first?.0 else { return nil }
         return PendingInputs(
             conversation: try conversation.conversation(for: key), inputs: try rows.compactMap { try $0.1?.message() })
@@ -210,41 +256,56 @@ public struct SQLiteConversationStore: ConversationStore {
     ) async throws -> [StoredMessage] {
         let stamp = date.timeIntervalSince1970
         let stateText = state.jsonString()
-        return try await write { db in
-            // The conversation's numbers after the replies, taken in the statement that stores the new state.
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(
+        let cache = cache
+        return try await write(
+            { db -> Answered in
+                // The conversation's numbers after the replies, taken in the statement that stores the new state.
+                guard
+                    let row = try Row.fetchOne(
+                        db.cachedStatement(
+                            sql: """
+                                UPDATE conversation SET state = ?, lastSequence = lastSequence + ?,
+                                lastOutbound = lastOutbound + ?, updatedAt = ? WHERE id = ? RETURNING lastSequence, lastOutbound
+                                """),
+                        arguments: [stateText, replies.count, replies.count, stamp, conversation.id])
+                else { throw ParleyError(.internalError, "conversation \(conversation.key) vanished") }
+                var after = conversation
+                (after.state, after.lastSequence, after.lastOutbound) = (state, row[0], row[1])
+                after.updatedAt = date.stored
+                let firstSequence = after.lastSequence - replies.count + 1
+                let firstOutbound = after.lastOutbound - replies.count + 1
+                var stored: [StoredMessage] = []
+                for (offset, reply) in replies.enumerated() {
+                    var frame = reply
+                    if case .object(var object) = frame {
+                        object["sequence"] = .number(Double(firstOutbound + offset))
+                        frame = .object(object)
+                    }
+                    let message = StoredMessage(
+                        sequence: firstSequence + offset, direction: .skill, frame: frame, createdAt: date,
+                        outbound: firstOutbound + offset)
+                    try db.cachedStatement(
                         sql: """
-                            UPDATE conversation SET state = ?, lastSequence = lastSequence + ?,
-                            lastOutbound = lastOutbound + ?, updatedAt = ? WHERE id = ? RETURNING lastSequence, lastOutbound
-                            """),
-                    arguments: [stateText, replies.count, replies.count, stamp, conversation.id])
-            else { throw ParleyError(.internalError, "conversation \(conversation.key) vanished") }
-            let firstSequence = (row[0] as Int) - replies.count + 1
-            let firstOutbound = (row[1] as Int) - replies.count + 1
-            var stored: [StoredMessage] = []
-            for (offset, reply) in replies.enumerated() {
-                var frame = reply
-                if case .object(var object) = frame {
-                    object["sequence"] = .number(Double(firstOutbound + offset))
-                    frame = .object(object)
+                            INSERT INTO message (conversationId, sequence, direction, frame, createdAt, outbound)
+                            VALUES (?, ?, 'skill', ?, ?, ?)
+                            """
+                    ).execute(arguments: [
+                        conversation.id, message.sequence, frame.jsonString(), stamp, message.outbound,
+                    ])
+                    stored.append(message)
                 }
-                let message = StoredMessage(
-                    sequence: firstSequence + offset, direction: .skill, frame: frame, createdAt: date,
-                    outbound: firstOutbound + offset)
-                try db.cachedStatement(
-                    sql: """
-                        INSERT INTO message (conversationId, sequence, direction, frame, createdAt, outbound)
-                        VALUES (?, ?, 'skill', ?, ?, ?)
-                        """
-                ).execute(arguments: [conversation.id, message.sequence, frame.jsonString(), stamp, message.outbound])
-                stored.append(message)
-            }
-            try db.cachedStatement(sql: "UPDATE message SET pending = 0 WHERE conversationId = ? AND sequence = ?")
-                .execute(arguments: [conversation.id, sequence])
-            return stored
-        }
+                try db.cachedStatement(sql: "UPDATE message SET pending = 0 WHERE conversationId = ? AND sequence = ?")
+                    .execute(arguments: [conversation.id, sequence])
+                return Answered(replies: stored, conversation: after)
+            },
+            committed: { answered in cache.answered(sequence, in: answered.conversation) }
+        ).replies
+    }
+
+    /// What an answer stored, and the conversation after it.
+    private struct Answered: Sendable {
+        var replies: [StoredMessage]
+        var conversation: StoredConversation
     }
 
     /// The messages of a conversation after `sequence`, oldest first.
@@ -332,4 +393,10 @@ public struct SQLiteConversationStore: ConversationStore {
             arguments: arguments
         ).compactMap { MessageRow($0) }
     }
+}
+
+extension Date {
+    /// The date as the database gives it back (seconds since 1970, a `Double`): what the pending-inputs cache keeps,
+    /// so that it equals a read.
+    fileprivate var stored: Date { Date(timeIntervalSince1970: timeIntervalSince1970) }
 }

@@ -1,0 +1,64 @@
+import NIOConcurrencyHelpers
+
+/// The pending inputs of recently active conversations, with their conversation rows, kept in step with the
+/// database so that the hub's read before each answer needs no query.
+///
+/// Only what has been committed gets in, in commit order (``GroupCommit``'s `committed` calls): an entry, once there,
+/// is exactly what a read of the database would give. An entry starts from a read made inside a write transaction
+/// (nothing can commit between the read and its entry) or from the receive that created its conversation; every
+/// later commit touching the conversation updates it. A conversation without an entry is read from the database.
+/// Entries without pending inputs are dropped when there are more than `capacity`: the next read fills them again.
+final class PendingInputsCache: Sendable {
+    private let capacity: Int
+    private let entries = NIOLockedValueBox<[ConversationKey: PendingInputs]>([:])
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The conversation's entry, if it has one.
+    func pending(for key: ConversationKey) -> PendingInputs? {
+        entries.withLockedValue { $0[key] }
+    }
+
+    /// A read of the database, made in a write transaction, has committed: it starts the entry unless one exists
+    /// (which, being kept in step, is the same or newer).
+    func read(_ pending: PendingInputs) {
+        entries.withLockedValue { entries in
+            if entries[pending.conversation.key] == nil { insert(pending, into: &entries) }
+        }
+    }
+
+    /// An input of `key` was stored; `created` is the conversation when the same receive created it (so nothing
+    /// else is pending).
+    func received(_ input: StoredMessage, for key: ConversationKey, created: StoredConversation?) {
+        entries.withLockedValue { entries in
+            if let created {
+                insert(PendingInputs(conversation: created, inputs: [input]), into: &entries)
+            } else if var entry = entries[key] {
+                entry.conversation.lastSequence = input.sequence
+                entry.inputs.append(input)
+                entries[key] = entry
+            }
+        }
+    }
+
+    /// An answer to input `sequence` was stored; the conversation is as it is after.
+    func answered(_ sequence: Int, in conversation: StoredConversation) {
+        entries.withLockedValue { entries in
+            guard var entry = entries[conversation.key] else { return }
+            entry.conversation = conversation
+            entry.inputs.removeAll { $0.sequence == sequence }
+            entries[conversation.key] = entry
+        }
+    }
+
+    /// Adds an entry; when full, drops those without pending inputs first, and keeps none if all have some.
+    private func insert(_ pending: PendingInputs, into entries: inout [ConversationKey: PendingInputs]) {
+        if entries.count >= capacity {
+            entries = entries.filter { !$0.value.inputs.isEmpty }
+            guard entries.count < capacity else { return }
+        }
+        entries[pending.conversation.key] = pending
+    }
+}
