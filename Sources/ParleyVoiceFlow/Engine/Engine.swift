@@ -150,8 +150,10 @@ public struct Engine: Sendable {
     public mutating func handle(_ input: Input) -> [Action] {
         // The two steps of every transition, matched without building an (input, phase) pair.
         if case .proceed = input {
-            if case .entering(let id) = phase { return run(id) }
-            if case .leaving(let id, let target) = phase { return proceed(from: id, to: target) }
+            if case .entering(let id, let position) = phase { return run(id, at: position) }
+            if case .leaving(let id, let target, let position) = phase {
+                return proceed(from: id, to: target, at: position)
+            }
         }
         switch (input, phase) {
         case (.start, .idle), (.start, .finished):
@@ -263,8 +265,8 @@ public struct Engine: Sendable {
 
     // MARK: Modules
 
-    /// Leaves `id` for `target` (or finishes), counting the transition.
-    private mutating func proceed(from id: String, to target: String) -> [Action] {
+    /// Leaves `id` for `target` (or finishes), counting the transition; `position` is the target's, when known.
+    private mutating func proceed(from id: String, to target: String, at position: Int?) -> [Action] {
         if id == "VF_END" || target.isEmpty {
             phase = .finished
             return [.finish(.completed)]
@@ -277,24 +279,25 @@ public struct Engine: Sendable {
                     "the flow passed \(configuration.maxTransitionsWithoutMedia) modules without media; last \(id) → \(target)"
                 ))
         }
-        return enter(target)
+        return enter(target, at: position)
     }
 
-    private mutating func enter(_ id: String) -> [Action] {
-        guard let type = configuration.flow.type(of: id) else {
+    /// Enters module `id`, found at `position` (looked up when nil). The position travels with the phase, so that
+    /// a transition looks its target up once.
+    private mutating func enter(_ id: String, at position: Int? = nil) -> [Action] {
+        guard let position = position ?? configuration.flow.position(of: id) else {
             return fail(ParleyError(.internalFailure, "no module \(id) in the flow"))
         }
+        let type = configuration.flow.step(at: position).type
         visit = Visit(moduleID: id)
         if type == .audioDialog || type == .audioListener { userIntent = nil }
-        phase = .entering(id)
+        phase = .entering(id, position)
         return [.emit(.preModuleStart(moduleID: id)), .proceed]
     }
 
-    private mutating func run(_ id: String) -> [Action] {
+    private mutating func run(_ id: String, at position: Int) -> [Action] {
         // Modules without media run from their prepared step, without copying the module.
-        guard let step = configuration.flow.step(id) else {
-            return fail(ParleyError(.internalFailure, "no module \(id)"))
-        }
+        let step = configuration.flow.step(at: position)
         switch step.type {
         case .node, .runAEC:
             return leave(id, target: step.defaultTarget)
@@ -362,12 +365,13 @@ public struct Engine: Sendable {
                 ParleyError(.internalFailure, "goTo target \(raw) of \(id) is an unset runtime field"), isFallback: true
             )
         }
-        if !resolved.isEmpty, id != "VF_END", !configuration.flow.contains(resolved) {
+        let position = resolved.isEmpty ? nil : configuration.flow.position(of: resolved)
+        if !resolved.isEmpty, id != "VF_END", position == nil {
             return failure(
                 id, "internalFailure", ParleyError(.danglingGoTo, "goTo target \(resolved) of \(id) names no module"),
                 isFallback: true)
         }
-        phase = .leaving(id, resolved)
+        phase = .leaving(id, resolved, position)
         return [.emit(.preModuleEnd(moduleID: id)), .proceed]
     }
 
@@ -384,7 +388,7 @@ public struct Engine: Sendable {
         let defaultTarget = isFallback ? nil : goTo.defaultTarget
         for case let target? in candidates + [defaultTarget] {
             if let resolved = fields.resolve(target), resolved.isEmpty || configuration.flow[resolved] != nil {
-                phase = .leaving(id, resolved)
+                phase = .leaving(id, resolved, nil)
                 return [.emit(.preModuleEnd(moduleID: id)), .proceed]
             }
         }
@@ -696,7 +700,8 @@ private struct AnyRandom: RandomNumberGenerator, Sendable {
 extension Engine {
     private enum Phase: Sendable {
         case idle
-        case entering(String)
+        /// A module and its position in the flow.
+        case entering(String, Int)
         // Boxed: a playback is large, and the phase is copied at every transition.
         indirect case playing(Playback)
         indirect case afterSegment(Playback)
@@ -704,16 +709,17 @@ extension Engine {
         case reviewing(String, String, [String])
         case retrying(String, String)
         case recording(String)
-        case leaving(String, String)
+        /// A module, its target, and the target's position when known.
+        case leaving(String, String, Int?)
         case paused(String)
         case finished
 
         var moduleID: String? {
             switch self {
             case .idle, .finished: nil
-            case .entering(let id), .recognizing(let id), .reviewing(let id, _, _), .retrying(let id, _),
+            case .entering(let id, _), .recognizing(let id), .reviewing(let id, _, _), .retrying(let id, _),
                 .recording(let id),
-                .leaving(let id, _), .paused(let id):
+                .leaving(let id, _, _), .paused(let id):
                 id
             case .playing(let playback), .afterSegment(let playback): playback.moduleID
             }

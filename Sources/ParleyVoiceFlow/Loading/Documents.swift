@@ -56,9 +56,14 @@ public struct VoiceFlow: Sendable, Hashable {
         }
     }
 
-    /// The prepared step of the first module with `id`.
-    func step(_ id: String) -> Step? {
-        positions[id].map { steps[$0] }
+    /// The position of the first module with `id`.
+    func position(of id: String) -> Int? {
+        positions[id]
+    }
+
+    /// The prepared step of the module at `position`.
+    func step(at position: Int) -> Step {
+        steps[position]
     }
 
     private static func positions(of modules: [Module]) -> [String: Int] {
@@ -113,16 +118,6 @@ public struct VoiceFlow: Sendable, Hashable {
     /// The first module with `id`.
     public subscript(id: String) -> Module? {
         positions[id].map { modules[$0] }
-    }
-
-    /// Whether a module has `id` (without copying the module).
-    func contains(_ id: String) -> Bool {
-        positions[id] != nil
-    }
-
-    /// The type of the first module with `id` (without copying the module).
-    func type(of id: String) -> ModuleType? {
-        positions[id].map { modules[$0].type }
     }
 }
 
