@@ -62,6 +62,10 @@ struct MalformedInputTests {
             "duplicate key", #"{"messagePayload":{"type":"text","text":"a","text":"b"}}"#, .duplicateKey,
             at: "$.messagePayload.text", saying: #"the key "text" appears more than once"#),
         Case(
+            "duplicate key after keys of other lengths",
+            #"{"messagePayload":{"type":"text","text":"a","channelExtensions":{},"type":"card"}}"#, .duplicateKey,
+            at: "$.messagePayload.type", saying: #"the key "type" appears more than once"#),
+        Case(
             "number out of range",
             #"{"messagePayload":{"type":"location","location":{"latitude":1e400,"longitude":2}}}"#,
             .numberOutOfRange, at: "$.messagePayload.location.latitude", saying: "the number 1e400 does not fit"),

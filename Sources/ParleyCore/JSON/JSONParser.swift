@@ -142,8 +142,10 @@ struct JSONParser {
         }
         // Room for a typical message object at once, instead of growing 1, 2, 4, 8.
         members.reserveCapacity(8)
-        // Small objects are checked for repeated keys by a linear scan; larger ones by a set.
+        // Small objects are checked for repeated keys by a linear scan, only when a key of the same UTF-8 length
+        // came before (one bit per length); larger ones by a set.
         var seen: Set<String>? = nil
+        var lengths: UInt64 = 0
         while true {
             guard current == .quote else {
                 throw failure(.malformedJSON, "expected a string key in an object, found \(describeCurrent())")
@@ -167,7 +169,9 @@ struct JSONParser {
             if seen != nil {
                 repeated = !seen!.insert(key).inserted
             } else if members.count < 12 {
-                repeated = members.contains { $0.key.isSameKey(key) }
+                let length: UInt64 = 1 << (UInt64(truncatingIfNeeded: key.utf8.count) & 63)
+                repeated = lengths & length != 0 && members.contains { $0.key.isSameKey(key) }
+                lengths |= length
             } else {
                 seen = Set(members.map(\.key))
                 repeated = !seen!.insert(key).inserted
