@@ -154,10 +154,10 @@ public actor ChatHub {
     private nonisolated func drain(_ key: ConversationKey) async {
         while await takeDrainRequest(key) {
             do {
-                // The conversation is read once with its inputs, then carried from one answer to the next.
-                guard var pending = try await store.pending(for: key) else { continue }
-                for input in pending.inputs {
-                    pending.conversation = try await answer(input, in: pending.conversation)
+                // The oldest pending input with the conversation as it stands (SQLiteConversationStore answers from
+                // memory), until none is left: each answer marks its input answered or throws.
+                while let pending = try await store.pending(for: key), let input = pending.inputs.first {
+                    try await answer(input, in: pending.conversation)
                 }
             } catch {
                 logger.error("conversation \(key) failed: \(error)")
@@ -167,10 +167,8 @@ public actor ChatHub {
         }
     }
 
-    /// Has the skill (or the conversation's agent) answer one input; returns the conversation as it is after.
-    private nonisolated func answer(_ input: StoredMessage, in conversation: StoredConversation) async throws
-        -> StoredConversation
-    {
+    /// Has the skill (or the conversation's agent) answer one input.
+    private nonisolated func answer(_ input: StoredMessage, in conversation: StoredConversation) async throws {
         let key = conversation.key
         let date = now()
         let skillInput: SkillInput
@@ -184,7 +182,7 @@ public actor ChatHub {
             requestId = nil
         case .state, .unknown:  // never stored as inputs; answered with nothing
             _ = try await store.answer(input.sequence, with: [], state: conversation.state, in: conversation, at: date)
-            return conversation.answered(with: [], state: conversation.state, at: date)
+            return
         }
         if await isHandedOff(key) {
             if case .message(let payload) = skillInput, payload.type == .closeSession {
@@ -194,7 +192,7 @@ public actor ChatHub {
                 await forwardToAgent(input.frame, of: key)
                 _ = try await store.answer(
                     input.sequence, with: [], state: conversation.state, in: conversation, at: date)
-                return conversation.answered(with: [], state: conversation.state, at: date)
+                return
             }
         }
         var state = (try? ConversationState(json: conversation.state)) ?? ConversationState()
@@ -219,11 +217,10 @@ public actor ChatHub {
                 createdOn: .string(date.formatted(.iso8601WithMilliseconds))
             ).jsonValue
         }
-        let newState = state.jsonValue
-        let stored = try await store.answer(input.sequence, with: replies, state: newState, in: conversation, at: date)
+        let stored = try await store.answer(
+            input.sequence, with: replies, state: state.jsonValue, in: conversation, at: date)
         await broadcast(stored.map(\.frame), to: key)
         if handOff { await queueForAgent(key) }
-        return conversation.answered(with: stored, state: newState, at: date)
     }
 
     private nonisolated func respond(to input: SkillInput, state: inout ConversationState, channelId: String) async
@@ -269,18 +266,6 @@ extension ChatHub {
     /// The open sockets of a conversation, to write to outside the actor.
     private func sockets(of key: ConversationKey) -> [Socket] {
         sockets[key].map { Array($0.values) } ?? []
-    }
-}
-
-extension StoredConversation {
-    /// The conversation after ``ConversationStore/answer(_:with:state:in:at:)`` stored `replies` and `state`.
-    func answered(with replies: [StoredMessage], state: JSONValue, at date: Date) -> StoredConversation {
-        var after = self
-        after.state = state
-        after.lastSequence = replies.last?.sequence ?? lastSequence
-        after.lastOutbound = replies.last?.outbound ?? lastOutbound
-        after.updatedAt = date
-        return after
     }
 }
 

@@ -113,7 +113,7 @@ public protocol ConversationStore: Sendable {
     func receive(_ frame: JSONValue, clientMessageId: String?, for key: ConversationKey, at date: Date) async throws
         -> ReceivedInput
     /// The inputs of a conversation that the skill has not answered, oldest first, with the conversation as it
-    /// stood when they were read (one read for both: the hub asks before answering); nil for no conversation.
+    /// stood when they were read (one read for both: the hub asks before each answer); nil for no conversation.
     func pending(for key: ConversationKey) async throws -> PendingInputs?
     /// The conversations with inputs the skill has not answered.
     func conversationsWithPendingInputs() async throws -> [ConversationKey]
