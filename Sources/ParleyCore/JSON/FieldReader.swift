@@ -19,7 +19,7 @@ public struct FieldReader {
     private var consumedLow: UInt64 = 0
     private var consumedHigh: Set<Int> = []
     private var cursor = 0
-    /// One bit per ``keyBit(_:)`` of the members' keys: most absent keys are told apart without a scan.
+    /// The members' keys' `keyLengthBit`s: most absent keys are told apart without a scan.
     private let keyBits: UInt64
 
     /// Starts reading `json`, which must be an object.
@@ -28,7 +28,7 @@ public struct FieldReader {
         guard case .object(let object) = json else { throw .typeMismatch(expected: "an object", found: json) }
         self.object = object
         keyBits = object.members.withUnsafeBufferPointer { members in
-            members.reduce(0) { $0 | Self.keyBit($1.key) }
+            members.reduce(0) { $0 | $1.key.keyLengthBit }
         }
     }
 
@@ -95,7 +95,7 @@ public struct FieldReader {
     /// Finds `key`, scanning from just after the previous find: fields are usually read in wire order.
     private mutating func find(_ key: String) -> Int? {
         let count = object.count
-        guard count > 0, keyBits & Self.keyBit(key) != 0 else { return nil }
+        guard count > 0, keyBits & key.keyLengthBit != 0 else { return nil }
         let start = cursor < count ? cursor : 0
         // Over the member array's storage: reading `object[position]` would copy (retain and release) each value.
         let found = object.members.withUnsafeBufferPointer { members -> Int? in
@@ -109,12 +109,6 @@ public struct FieldReader {
         }
         if let found { cursor = found + 1 }
         return found
-    }
-
-    /// A bit chosen by the key's UTF-8 length, which a string knows without reading its bytes.
-    @inline(__always)
-    private static func keyBit(_ key: String) -> UInt64 {
-        1 << (UInt64(truncatingIfNeeded: key.utf8.count) & 63)
     }
 
     private mutating func consume(_ position: Int) {

@@ -115,4 +115,11 @@ extension String {
     func isSameKey(_ other: String) -> Bool {
         utf8.count == other.utf8.count && self == other
     }
+
+    /// One bit of 64 chosen by the UTF-8 length, which a string knows without reading its bytes: OR-ed over an
+    /// object's keys, it tells most keys that cannot be among them without comparing any.
+    @inline(__always)
+    var keyLengthBit: UInt64 {
+        1 << (UInt64(truncatingIfNeeded: utf8.count) & 63)
+    }
 }

@@ -169,7 +169,7 @@ struct JSONParser {
             if seen != nil {
                 repeated = !seen!.insert(key).inserted
             } else if members.count < 12 {
-                let length: UInt64 = 1 << (UInt64(truncatingIfNeeded: key.utf8.count) & 63)
+                let length = key.keyLengthBit
                 repeated = lengths & length != 0 && members.contains { $0.key.isSameKey(key) }
                 lengths |= length
             } else {
