@@ -40,10 +40,11 @@ extension ChatClient {
                 .tokenUnavailable, "the token provider returned a token without usable claims: \(error.message)",
                 underlying: error)
         }
+        // TokenClaims accepts only iat and exp from 1 to the year 9999: the text and the timer below cannot trap.
         let now = Date().timeIntervalSince1970
         guard claims.expiresAt > now else {
             throw ParleyError(
-                .tokenExpired, "the token provider returned a token that expired at \(Int(claims.expiresAt))")
+                .tokenExpired, "the token provider returned a token that expired at \(Int64(claims.expiresAt))")
         }
         if token?.value != value {
             token = (value, claims)

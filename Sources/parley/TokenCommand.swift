@@ -22,21 +22,13 @@ struct TokenCommand: ParsableCommand {
     @Option(help: "The user id.")
     var user: String
 
-    @Option(help: "How long the token lives: seconds, or a number with s, m or h (30m, 1h).")
+    @Option(help: "How long the token lives: seconds, or a number with s, m, h or d (30m, 1h); at most a year.")
     var ttl = "30m"
 
     func run() throws {
-        guard let lifetime = Self.seconds(ttl), lifetime > 0 else {
-            throw ValidationError("--ttl \(ttl) is not a duration such as 90s, 30m or 1h")
+        guard let lifetime = DurationArgument(argument: ttl) else {
+            throw ValidationError("--ttl \(ttl) is not a duration such as 90s, 30m or 1h (positive, at most a year)")
         }
-        print(ChannelToken.mint(channelId: channel, userId: user, secret: secret, lifetime: lifetime))
-    }
-
-    static func seconds(_ text: String) -> TimeInterval? {
-        let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600]
-        if let unit = text.last, let factor = units[unit] {
-            return Double(text.dropLast()).map { $0 * factor }
-        }
-        return Double(text)
+        print(ChannelToken.mint(channelId: channel, userId: user, secret: secret, lifetime: lifetime.seconds))
     }
 }

@@ -59,6 +59,30 @@ struct VoiceFlowCommandTests {
         #expect(dot.output.contains("m1 -> m3 [label=\"intent: TransitionToSleepMode\"];"), "\(dot.output)")
     }
 
+    /// A runtime field of `1e300` where a time in milliseconds belongs stopped `parley voiceflow run` with a trap;
+    /// now the run ends with the typed error (and the same number given as `--field` text too).
+    @Test func aHugeRuntimeFieldIsATypedErrorNotACrash() async throws {
+        let flow = try temporary(
+            "huge.json",
+            """
+            [
+              {"id": "VF_START", "type": "node", "name": "start", "goTo": {"DEFAULT": "P"}},
+              {"id": "P", "type": "process", "name": "P", "processParams": {"setValueForFieldNameCollection": [{"name": "$[Huge]", "value": 1e300}]}, "goTo": {"DEFAULT": "L"}},
+              {"id": "L", "type": "audioListener", "name": "L", "recognizeAudioParams": {"srLocale": "en-US"}, "recordAudioParams": {"stopRecordParams": {"maxPreSpeechSilenceLengthMsRuntime": "$[Huge]"}}, "goTo": {"DEFAULT": "VF_END", "internalFailure": "Failed"}},
+              {"id": "Failed", "type": "node", "name": "failed", "goTo": {"DEFAULT": "VF_END"}},
+              {"id": "VF_END", "type": "node", "name": "end", "goTo": {"DEFAULT": ""}}
+            ]
+            """)
+        let prompts = try temporary("prompts.json", "[]")
+        let script = try temporary("turns.txt", "silence\n")
+        let run = try await parley(["voiceflow", "run", flow, "--prompts", prompts, "--script", script])
+        #expect(run.status == 0, "\(run.output)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("[0.000s] PreModuleStart(Failed)"), "the module's internalFailure route:\n\(run.output)")
+        #expect(!run.output.contains("NMF_RECOGNIZE_AUDIO"), "no recognition with a broken timeout")
+        #expect(lines.last == "finished: completed")
+    }
+
     @Test func runPrintsTheTranscriptOfAScriptedConversation() async throws {
         let script = try temporary("turns.txt", "# the user\nsilence\nsay: transition to sleep mode\n")
         let run = try await parley([

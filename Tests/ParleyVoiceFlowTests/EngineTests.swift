@@ -122,6 +122,25 @@ struct EngineTests {
         #expect(noPlay.modulesEntered == ["VF_START", "R", "VF_END"], "other stop reasons take DEFAULT")
     }
 
+    /// A runtime field is data from outside the flow: `1e300` (or a negative or fractional time) where a time in
+    /// milliseconds belongs is a typed error that takes the module's failure route, never a trap.
+    @Test(arguments: [1e300, -1e300, -5, 2.5, 1e17])
+    func aRuntimeTimeOutOfRangeIsATypedError(_ value: Double) throws {
+        let module =
+            #"{"id": "R", "type": "recordAudio", "name": "R", "recordAudioParams": {"id": "take", "stopRecordParams": {"maxAudioLengthMsRuntime": "$[Huge]"}}, "goTo": {"DEFAULT": "VF_END", "internalFailure": "Oops"}}"#
+        let text = flow(start: "R", module, play("Oops", "Beep"))
+        var simulation = try Simulation(text, prompts: textPrompts("Beep"), fields: ["Huge": .number(value)])
+        simulation.run()
+        #expect(simulation.modulesEntered == ["VF_START", "R", "Oops", "VF_END"])
+        #expect(simulation.recordings.isEmpty)
+        #expect(simulation.engine.lastError?.code.rawValue == "voiceflow.invalidValue")
+        #expect(simulation.engine.lastError?.message.contains("maxAudioLengthMs") == true)
+
+        var asText = try Simulation(text, prompts: textPrompts("Beep"), fields: ["Huge": .string("1e300")])
+        asText.run()
+        #expect(asText.modulesEntered == ["VF_START", "R", "Oops", "VF_END"], "the same number as text")
+    }
+
     @Test func pauseResumeWaitsForResume() throws {
         var simulation = try Simulation(
             flow(start: "Wait", #"{"id": "Wait", "type": "pauseResume", "name": "W", "goTo": {"DEFAULT": "VF_END"}}"#))

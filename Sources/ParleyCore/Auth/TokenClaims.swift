@@ -34,14 +34,31 @@ public struct TokenClaims: JSONConvertible, Codable, Hashable {
         self.extra = extra
     }
 
+    /// The latest time a claim may name: the end of the year 9999, in seconds since 1970.
+    public static let latestTime: Double = 253_402_300_799
+
     /// Decodes the claims object; all four claims are required.
+    ///
+    /// `iat` and `exp` must be numbers from 1 to ``latestTime`` (the Oracle Web SDK also refuses `iat` or `exp`
+    /// that are not positive numbers); anything else (`1e300`, a negative number) is
+    /// ``ParleyError/Code/invalidToken``, so no later date or timer arithmetic ever sees such a value.
     public init(json: JSONValue) throws(ParleyError) {
         var reader = try FieldReader(json)
-        issuedAt = try reader.required("iat")
-        expiresAt = try reader.required("exp")
+        issuedAt = try Self.time(reader.required("iat"), "iat")
+        expiresAt = try Self.time(reader.required("exp"), "exp")
         channelId = try reader.required("channelId")
         userId = try reader.required("userId")
         extra = reader.rest
+    }
+
+    private static func time(_ value: Double, _ claim: String) throws(ParleyError) -> Double {
+        guard value >= 1, value <= latestTime else {
+            throw ParleyError(
+                .invalidToken,
+                "the token's \(claim) is \(JSONValue.number(value).jsonString()), not a time from 1 to \(Int64(latestTime)) seconds since 1970",
+                path: JSONPath([.key(claim)]))
+        }
+        return value
     }
 
     /// Reads the claims from a compact JWT (`header.payload.signature`) without verifying it.

@@ -135,9 +135,21 @@ public struct BayeuxAdvice: JSONConvertible, Codable, Hashable {
     public init(json: JSONValue) throws(ParleyError) {
         var reader = try FieldReader(json)
         reconnect = try reader.optional("reconnect")
-        interval = try reader.optional("interval", as: Double.self).map { .milliseconds(Int64($0)) }
-        timeout = try reader.optional("timeout", as: Double.self).map { .milliseconds(Int64($0)) }
+        interval = try Self.milliseconds(reader.optional("interval", as: Double.self), "interval")
+        timeout = try Self.milliseconds(reader.optional("timeout", as: Double.self), "timeout")
         extra = reader.rest
+    }
+
+    /// A time in milliseconds from the server's advice; a number that is not a sane time (negative, over a day,
+    /// `1e300`) is an error, not a timer that traps.
+    private static func milliseconds(_ value: Double?, _ key: String) throws(ParleyError) -> Duration? {
+        guard let value else { return nil }
+        guard let duration = Duration.milliseconds(checking: value) else {
+            throw ParleyError(
+                .invalidValue, "advice \(key) \(JSONValue.number(value).jsonString()) is not 0 to 86400000 ms",
+                path: JSONPath([.key(key)]))
+        }
+        return duration
     }
 
     /// The wire form.

@@ -202,7 +202,8 @@ public struct ConfirmationDialog: Sendable, Hashable {
         text = fields.string("_text")
         okTitle = fields.string("_ok_title")
         dialogType = fields.string("_dialog_type")
-        dismissTimeout = fields.double("_dismiss_timeout").map { .milliseconds(Int64(($0 * 1000).rounded())) }
+        // Lenient like the rest of a push payload: a time that is not 0 to a day (`1e300`, negative) is ignored.
+        dismissTimeout = fields.double("_dismiss_timeout").flatMap { Duration.milliseconds(checking: $0 * 1000) }
     }
 }
 

@@ -49,18 +49,24 @@ public enum ChannelToken {
             throw ParleyError(
                 .invalidToken, "the token's claims are incomplete: \(error.description)", underlying: error)
         }
+        // TokenClaims has checked that iat and exp are times from 1 to the year 9999, so the arithmetic and the
+        // whole-second texts below cannot overflow.
         let current = now.timeIntervalSince1970
         guard claims.expiresAt > current else {
-            throw ParleyError(.tokenExpired, "the token expired at \(Int(claims.expiresAt)) (now \(Int(current)))")
+            throw ParleyError(
+                .tokenExpired, "the token expired at \(Int64(claims.expiresAt)) (now \(Int64(current)))")
         }
         guard claims.issuedAt <= current + clockSkew else {
-            throw ParleyError(.tokenNotYetValid, "the token is issued at \(Int(claims.issuedAt)), in the future")
+            throw ParleyError(.tokenNotYetValid, "the token is issued at \(Int64(claims.issuedAt)), in the future")
         }
         let lifetime = claims.expiresAt - claims.issuedAt
+        guard lifetime > 0 else {
+            throw ParleyError(.invalidToken, "the token's exp is not after its iat")
+        }
         guard lifetime <= Double(channel.maxTokenExpiryMinutes) * 60 else {
             throw ParleyError(
                 .tokenLifetimeTooLong,
-                "the token lives \(Int(lifetime / 60)) minutes; channel \"\(channel.id)\" allows \(channel.maxTokenExpiryMinutes)"
+                "the token lives \(Int64(lifetime / 60)) minutes; channel \"\(channel.id)\" allows \(channel.maxTokenExpiryMinutes)"
             )
         }
         guard claims.channelId == channel.id else {

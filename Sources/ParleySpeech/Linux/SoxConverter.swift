@@ -24,7 +24,7 @@ public struct SoxConverter: Sendable {
     public func duration(of file: URL) async throws(ParleyError) -> Duration {
         let output = try await Subprocess.run("soxi", ["-D", file.path])
         let seconds = Double(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        return .milliseconds(Int((seconds * 1000).rounded()))
+        return Duration.milliseconds(checking: seconds * 1000) ?? .zero
     }
 }
 

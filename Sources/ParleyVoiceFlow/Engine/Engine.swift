@@ -546,7 +546,7 @@ public struct Engine: Sendable {
         let text = json.string("textString", fields).flatMap { $0.isEmpty ? nil : $0 }
         let textFile = json.string("textFile", fields).flatMap { $0.isEmpty ? nil : $0 }
         let ssml = json.bool("textIsSSML", fields) ?? false
-        let startPosition = json["audioPlaybackParams"]?.objectValue?.int("startPosMs", fields)
+        let startPosition = try json["audioPlaybackParams"]?.objectValue?.int("startPosMs", fields)
         func segment(
             _ type: AudioSegmentType, audio: String? = nil, text: String? = nil, file: String? = nil,
             language: String = "en-US"
@@ -604,9 +604,14 @@ public struct Engine: Sendable {
         guard let module = configuration.flow[id] else { return fail(ParleyError(.internalFailure, "no module \(id)")) }
         let recognize = module.params("recognizeAudioParams")
         let stop = module.params("recordAudioParams")["stopRecordParams"]?.objectValue ?? [:]
-        let timeout =
-            stop.int("maxPreSpeechSilenceLengthMs", fields).map { Duration.milliseconds($0) }
-            ?? configuration.defaultNoInputTimeout
+        let timeout: Duration
+        do throws(ParleyError) {
+            timeout =
+                try stop.int("maxPreSpeechSilenceLengthMs", fields).map { Duration.milliseconds($0) }
+                ?? configuration.defaultNoInputTimeout
+        } catch {
+            return failure(id, "internalFailure", error)
+        }
         let plan = RecognitionPlan(
             moduleID: id,
             locale: recognize.string("srLocale", fields) ?? "en-US",
@@ -628,15 +633,21 @@ public struct Engine: Sendable {
     private mutating func startRecording(_ id: String) -> [Action] {
         let params = configuration.flow[id]?.params("recordAudioParams") ?? [:]
         let stop = params["stopRecordParams"]?.objectValue ?? [:]
-        func limit(_ key: String) -> Duration? {
-            guard let ms = stop.int(key, fields), ms > 0 else { return nil }
+        func limit(_ key: String) throws(ParleyError) -> Duration? {
+            guard let ms = try stop.int(key, fields), ms > 0 else { return nil }
             return .milliseconds(ms)
         }
-        let plan = RecordingPlan(
-            moduleID: id, fileName: (params.string("id", fields) ?? id) + ".wav",
-            maxLength: limit("maxAudioLengthMs") ?? limit("maxRecordLengthMs"),
-            maxPreSpeechSilence: limit("maxPreSpeechSilenceLengthMs"),
-            maxPostSpeechSilence: limit("maxPostSpeechSilenceLengthMs"))
+        let plan: RecordingPlan
+        do throws(ParleyError) {
+            let maxLength = try limit("maxAudioLengthMs")
+            plan = RecordingPlan(
+                moduleID: id, fileName: (params.string("id", fields) ?? id) + ".wav",
+                maxLength: maxLength == nil ? try limit("maxRecordLengthMs") : maxLength,
+                maxPreSpeechSilence: try limit("maxPreSpeechSilenceLengthMs"),
+                maxPostSpeechSilence: try limit("maxPostSpeechSilenceLengthMs"))
+        } catch {
+            return failure(id, "internalFailure", error)
+        }
         phase = .recording(id)
         transitions = 0
         return [
@@ -677,7 +688,12 @@ public struct Engine: Sendable {
         visit.counts[kind, default: 0] += 1
         if module.type == .audioDialog {
             let maxima = module.params("audioDialogParams")["maxRetryCount"]?.objectValue ?? [:]
-            let limit = maxima.int(kind, fields) ?? Self.defaultRetries[kind] ?? 2
+            let limit: Int
+            do throws(ParleyError) {
+                limit = try maxima.int(kind, fields, in: 0...1_000) ?? Self.defaultRetries[kind] ?? 2
+            } catch {
+                return failure(id, "internalFailure", error)
+            }
             if visit.count(kind) <= limit { return startAttempt(id, kind: kind) }
         }
         return leave(id, target: module.goTo.routes[routeKey] ?? module.goTo.defaultTarget)

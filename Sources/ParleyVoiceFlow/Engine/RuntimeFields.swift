@@ -88,7 +88,7 @@ public struct RuntimeFields: Sendable, Hashable {
         case .string(let text): return text
         case .bool(let flag): return flag ? "true" : "false"
         case .number(let number):
-            if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
+            if let integer = Int64(exactly: number), integer.magnitude < 1_000_000_000_000_000 { return String(integer) }
             return String(number)
         case .null: return ""
         default: return value.description
@@ -118,14 +118,31 @@ extension JSONObject {
     }
 
     /// The integer at `key`, overridden by a valid `keyRuntime` field (an integer or integer text).
-    func int(_ key: String, _ fields: RuntimeFields) -> Int? {
-        if let runtime = self[key + "Runtime"]?.stringValue, let value = fields.resolve(.string(runtime)) {
-            switch value {
-            case .number(let number) where number.rounded() == number: return Int(number)
-            case .string(let text): if let number = Int(text.trimmingCharacters(in: .whitespaces)) { return number }
+    ///
+    /// Every parameter read this way is a length of time or a position in milliseconds, so a value outside `range`
+    /// (a day by default) is an error rather than a timer that overflows: a runtime field is data from outside the
+    /// flow (a recogniser, an app), and `1e300` there must not stop the process.
+    /// - Throws: ``ParleyError/Code/invalidValue`` naming the parameter when the value (static or runtime) is a
+    ///   number outside `range`.
+    func int(_ key: String, _ fields: RuntimeFields, in range: ClosedRange<Int> = 0...86_400_000) throws(ParleyError)
+        -> Int?
+    {
+        var value = self[key]
+        if let runtime = self[key + "Runtime"]?.stringValue, let resolved = fields.resolve(.string(runtime)) {
+            switch resolved {
+            case .number: value = resolved
+            case .string(let text):
+                if let number = Double(text.trimmingCharacters(in: .whitespaces)) { value = .number(number) }
             default: break
             }
         }
-        return self[key]?.intValue
+        guard case .number(let number)? = value else { return value.flatMap(\.intValue) }
+        guard let integer = Int(exactly: number), range.contains(integer) else {
+            throw ParleyError(
+                .invalidValue,
+                "\(key) is \(JSONValue.number(number).jsonString()), not a whole number from \(range.lowerBound) to \(range.upperBound)",
+                path: JSONPath([.key(key)]))
+        }
+        return integer
     }
 }
