@@ -16,57 +16,67 @@ import ServiceLifecycle
 ///   - configuration: Where to listen, where to keep data, the channels.
 ///   - logger: Where to log.
 ///   - onServerRunning: Called with the port once the server listens (useful with port 0).
-/// - Throws: When storage cannot be opened or a channel's skill cannot be loaded.
+/// - Throws: When storage cannot be opened or a channel's skill cannot be loaded; a `ParleyError` with code
+///   `server.dataFolderLocked` when another server holds the data folder.
 public func buildApplication(
     configuration: ServerConfiguration, logger: Logger = Logger(label: "parley.server"),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
+    // One data folder, one server: held until the application stops (released last, see DataFolderLock).
+    let folderLock = try DataFolderLock(folder: configuration.dataDirectory)
     let store = try SQLiteConversationStore(url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"))
+    let sessions = try SessionSecrets(dataDirectory: configuration.dataDirectory)  // DATA/sessions.sqlite
     var skills: [String: any Skill] = [:]
     for channel in configuration.channels {
         skills[channel.id] = try channel.skill.load()
     }
     let hub = ChatHub(store: store, skills: skills, channels: configuration.channels, logger: logger)
     await hub.recoverPendingInputs()
-    let socket = ChatSocket(configuration: configuration, hub: hub, logger: logger)
+    let signIns = SignInLimiter(limit: configuration.failedSignInsPerMinute)
+    let socket = ChatSocket(configuration: configuration, hub: hub, signIns: signIns, logger: logger)
 
-    let router = Router(context: BasicWebSocketRequestContext.self)
+    let router = Router(context: ChatRequestContext.self)
     router.get("/health") { _, _ in "ok" }
-    AttachmentRoutes(configuration: configuration).register(on: router)
+    AttachmentRoutes(configuration: configuration, signIns: signIns).register(on: router)
+    SessionRoutes(configuration: configuration, sessions: sessions).register(on: router)
     if let gms = configuration.gmsSimulator {
         GMSSimulator(configuration: gms, server: configuration).register(on: router)
     }
     if configuration.servesWidget {
         try WidgetRoutes(configuration: configuration).register(on: router)
     }
-    let sockets = Router(context: BasicWebSocketRequestContext.self)
+    let sockets = Router(context: ChatRequestContext.self)
     sockets.ws("/chat/v1/chats/sockets/{client}") { inbound, outbound, context in
-        try await socket.run(context.request, inbound: inbound, outbound: outbound)
+        try await socket.run(
+            context.request, connection: context.requestContext, inbound: inbound, outbound: outbound)
     }
     if configuration.agentKey != nil {
-        let agentSocket = AgentSocket(configuration: configuration, hub: hub, logger: logger)
-        sockets.ws("/agent/socket") { inbound, outbound, _ in
-            try await agentSocket.run(inbound: inbound, outbound: outbound)
+        let agentSocket = AgentSocket(configuration: configuration, hub: hub, signIns: signIns, logger: logger)
+        sockets.ws("/agent/socket") { inbound, outbound, context in
+            try await agentSocket.run(connection: context.requestContext, inbound: inbound, outbound: outbound)
         }
-        router.get("/agent") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: AgentConsolePage.html)))
-        }
+        router.get("/agent") { _, _ in AgentConsolePage.response() }
     }
     let socketResponder = sockets.buildResponder()
+    let connections = ConnectionCount(limit: configuration.maxConnections ?? ConnectionCount.defaultLimit())
     let server = HTTPServerBuilder { responder in
         ChatServerChannel(
             base: HTTP1WebSocketUpgradeChannel(
                 responder: responder, webSocketResponder: socketResponder,
-                configuration: .init(ws: .init(maxFrameSize: configuration.maxFrameSize, autoPing: .disabled))),
-            refusal: socket.refusalAtUpgrade)
+                configuration: .init(
+                    http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
+                    ws: .init(
+                        maxFrameSize: configuration.maxFrameSize,
+                        autoPing: .enabled(timePeriod: configuration.webSocketPingInterval),
+                        // RFC 6455: a text frame that is not UTF-8 closes the socket with 1007.
+                        validateUTF8: true))),
+            refusal: socket.refusalAtUpgrade, connections: connections, headerTimeout: configuration.headerTimeout)
     }
     return Application(
         router: router,
         server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parley"),
-        services: [ChatHub.Finisher(hub: hub)],
+        services: [folderLock, ChatHub.Finisher(hub: hub)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )

@@ -63,9 +63,27 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Log every frame rejected and every refused socket.")
     var verbose = false
 
+    @Option(help: "The most connections open at once (default: from the file-descriptor limit).")
+    var maxConnections: Int?
+
+    @Option(help: "How long a connection may take to send a complete request head (default 10s).")
+    var headerTimeout: DurationArgument?
+
+    @Option(help: "How long an HTTP connection may stay silent mid-request or between requests (default 60s).")
+    var idleTimeout: DurationArgument?
+
+    @Option(help: "How many failed sign-ins one address may make per minute (default 20).")
+    var failedSignInsPerMinute: Int?
+
     func validate() throws {
         if authChannel != nil, secret?.isEmpty ?? true {
             throw ValidationError("--auth-channel needs --secret")
+        }
+        if let maxConnections, maxConnections < 1 {
+            throw ValidationError("--max-connections must be at least 1")
+        }
+        if let failedSignInsPerMinute, failedSignInsPerMinute < 1 {
+            throw ValidationError("--failed-sign-ins-per-minute must be at least 1")
         }
     }
 
@@ -88,6 +106,10 @@ struct ServerOptions: ParsableArguments {
                     id: authChannel, secret: secret, clientAuthenticationEnabled: true, skill: skillReference))
         }
         configuration.agentKey = agentKey
+        configuration.maxConnections = maxConnections
+        if let headerTimeout { configuration.headerTimeout = headerTimeout.duration }
+        if let idleTimeout { configuration.idleTimeout = idleTimeout.duration }
+        if let failedSignInsPerMinute { configuration.failedSignInsPerMinute = failedSignInsPerMinute }
         if gms { configuration.gmsSimulator = GMSSimulatorConfiguration() }
         if configuration.channels.isEmpty {
             configuration.channels = [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference)]

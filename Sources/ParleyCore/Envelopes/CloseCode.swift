@@ -20,10 +20,14 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let abnormal = CloseCode(rawValue: 1006)
     /// The frame broke a policy, such as an origin an unauthenticated channel does not allow.
     public static let policyViolation = CloseCode(rawValue: 1008)
+    /// A text frame was not UTF-8 (RFC 6455's "Invalid frame payload data").
+    public static let invalidPayload = CloseCode(rawValue: 1007)
     /// A frame was larger than the server accepts.
     public static let messageTooBig = CloseCode(rawValue: 1009)
     /// The server failed.
     public static let internalError = CloseCode(rawValue: 1011)
+    /// The server is busy or the client is rate-limited; reconnect later (RFC 6455's "Try Again Later").
+    public static let tryAgainLater = CloseCode(rawValue: 1013)
     /// ``ParleyError/Code/authRequired``.
     public static let authRequired = CloseCode(rawValue: 4001)
     /// ``ParleyError/Code/invalidToken``.
@@ -36,10 +40,16 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let tokenLifetimeTooLong = CloseCode(rawValue: 4005)
     /// ``ParleyError/Code/channelMismatch``.
     public static let channelMismatch = CloseCode(rawValue: 4006)
+    /// ``ParleyError/Code/sessionRequired``.
+    public static let sessionRequired = CloseCode(rawValue: 4007)
+    /// ``ParleyError/Code/sessionInvalid``.
+    public static let sessionInvalid = CloseCode(rawValue: 4008)
     /// ``ParleyError/Code/unknownChannel``.
     public static let unknownChannel = CloseCode(rawValue: 4010)
     /// ``ParleyError/Code/channelDisabled``.
     public static let channelDisabled = CloseCode(rawValue: 4011)
+    /// ``ParleyError/Code/socketTooSlow``: not final, the client reconnects and resumes.
+    public static let socketTooSlow = CloseCode(rawValue: 4020)
 
     /// The close code for an error that ends a connection; ``internalError`` for codes that do not.
     public init(for code: ParleyError.Code) {
@@ -57,5 +67,7 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         .tokenNotYetValid: .tokenNotYetValid, .tokenLifetimeTooLong: .tokenLifetimeTooLong,
         .channelMismatch: .channelMismatch, .unknownChannel: .unknownChannel, .channelDisabled: .channelDisabled,
         .originForbidden: .policyViolation, .frameTooLarge: .messageTooBig, .internalError: .internalError,
+        .sessionRequired: .sessionRequired, .sessionInvalid: .sessionInvalid, .serverBusy: .tryAgainLater,
+        .rateLimited: .tryAgainLater, .socketTooSlow: .socketTooSlow, .invalidUTF8: .invalidPayload,
     ]
 }

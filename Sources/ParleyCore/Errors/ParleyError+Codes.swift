@@ -45,6 +45,17 @@ extension ParleyError.Code {
     public static let frameTooLarge: Self = "frame.tooLarge"
     /// The server failed; the message says no more than is safe to tell.
     public static let internalError: Self = "server.internal"
+    /// The server holds as many connections (or uploads) as it is configured for; try again later.
+    public static let serverBusy: Self = "server.busy"
+    /// Too many attempts from this address or user in too short a time (failed sign-ins, uploads); try again later.
+    public static let rateLimited: Self = "server.rateLimited"
+    /// The socket did not read what the server sent fast enough; it was closed so that others do not wait.
+    /// Reconnecting (and resuming) is safe.
+    public static let socketTooSlow: Self = "socket.tooSlow"
+    /// The channel binds user ids to server-issued session secrets and the socket gave none.
+    public static let sessionRequired: Self = "session.required"
+    /// The session secret given does not belong to the user id.
+    public static let sessionInvalid: Self = "session.invalid"
 }
 
 extension ParleyError.Code {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HummingbirdWebSocket
 import Logging
@@ -13,9 +14,13 @@ import NIOWebSocket
 struct AgentSocket: Sendable {
     let configuration: ServerConfiguration
     let hub: ChatHub
+    /// Failed sign-ins per address, shared with the chat sockets: a guessed agent key is refused after a few tries.
+    let signIns: SignInLimiter
     let logger: Logger
 
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+    func run(
+        connection: ChatRequestContext, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+    ) async throws {
         var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
         let timeout = configuration.authenticationTimeout
         let timer = Task { () -> Bool in
@@ -27,7 +32,7 @@ struct AgentSocket: Sendable {
         timer.cancel()
         guard await !timer.value, let first else { return }
         let details: AgentSession
-        switch authenticate(first) {
+        switch authenticate(first, peer: connection.peer) {
         case .success(let agent): details = agent
         case .failure(let error):
             await Self.refuse(error, outbound)
@@ -36,26 +41,47 @@ struct AgentSocket: Sendable {
         }
         let id = UUID()
         logger.info("agent \(details.name ?? "?") connected")
-        try await outbound.write(.text(JSONValue.object(["type": "welcome", "agent": details.jsonValue]).jsonString()))
-        await hub.attachAgent(id, details: details, writer: outbound)
-        defer { Task { await hub.detachAgent(id) } }
-        while let message = try await messages.next(isolation: #isolation) {
-            do {
-                try await handle(message, agent: id, outbound: outbound)
-            } catch {
-                let frame = JSONValue.object(["type": "error", "error": error.jsonValue])
-                try await outbound.write(.text(frame.jsonString()))
+        let outbox = SocketOutbox(
+            writer: outbound, connection: connection.channel,
+            limit: max(configuration.socketBufferLimit, 2 * configuration.maxFrameSize),
+            writeTimeout: configuration.socketWriteTimeout, logger: logger)
+        outbox.send(JSONValue.object(["type": "welcome", "agent": details.jsonValue]).jsonString())
+        await hub.attachAgent(id, details: details, outbox: outbox)
+        async let writing: Void = outbox.run()
+        do {
+            while let message = try await messages.next(isolation: #isolation) {
+                do {
+                    try await handle(message, agent: id, outbox: outbox)
+                } catch {
+                    outbox.send(JSONValue.object(["type": "error", "error": error.jsonValue]).jsonString())
+                }
             }
+        } catch {
+            await hub.detachAgent(id)
+            outbox.finish()
+            await writing
+            throw error
         }
+        await hub.detachAgent(id)
+        outbox.finish()
+        await writing
     }
 
-    private func authenticate(_ first: WebSocketMessage) -> Result<AgentSession, ParleyError> {
+    /// The agent of a valid first frame. A wrong key counts as a failed sign-in of `peer`: an address that fails too
+    /// often is refused for a while (``SignInLimiter``), so the key cannot be guessed at speed.
+    private func authenticate(_ first: WebSocketMessage, peer: String) -> Result<AgentSession, ParleyError> {
         guard case .text(let text) = first, let frame = try? JSONValue(parsing: text), frame["type"] == "auth" else {
             return .failure(ParleyError(.authRequired, "the first frame must be {\"type\":\"auth\",…}"))
+        }
+        do {
+            try signIns.check(peer)
+        } catch {
+            return .failure(error)
         }
         guard let expected = configuration.agentKey, let key = frame["key"]?.stringValue,
             Self.constantTimeEqual(key, expected)
         else {
+            signIns.recordFailure(peer)
             return .failure(ParleyError(.invalidToken, "the agent key is wrong"))
         }
         let details = frame["agent"].flatMap { try? AgentSession(json: $0) } ?? AgentSession()
@@ -65,9 +91,7 @@ struct AgentSocket: Sendable {
         return .success(details)
     }
 
-    private func handle(_ message: WebSocketMessage, agent: UUID, outbound: WebSocketOutboundWriter)
-        async throws(ParleyError)
-    {
+    private func handle(_ message: WebSocketMessage, agent: UUID, outbox: SocketOutbox) async throws(ParleyError) {
         guard case .text(let text) = message else {
             throw ParleyError(.unsupportedFrame, "binary frames are not part of the agent protocol")
         }
@@ -75,7 +99,7 @@ struct AgentSocket: Sendable {
         var reader = try FieldReader(frame)
         let type: String = try reader.required("type")
         if type == "ping" {
-            try? await outbound.write(.text(#"{"type":"pong"}"#))
+            outbox.send(#"{"type":"pong"}"#)
             return
         }
         let key = ConversationKey(channelId: try reader.required("channelId"), userId: try reader.required("userId"))
@@ -104,14 +128,13 @@ struct AgentSocket: Sendable {
         try? await outbound.close(.init(codeNumber: Int(CloseCode(for: error.code).rawValue)), reason: reason)
     }
 
-    /// Compares secrets without leaking where they differ through timing.
-    private static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8)
-        let b = Array(rhs.utf8)
-        var difference = UInt8(a.count == b.count ? 0 : 1)
-        for index in 0..<max(a.count, b.count) {
-            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
-        }
+    /// Compares secrets without leaking where or whether they differ through timing: both are hashed first, so the
+    /// comparison always runs over 32 bytes whatever the lengths.
+    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        let a = SHA256.hash(data: Array(lhs.utf8))
+        let b = SHA256.hash(data: Array(rhs.utf8))
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
         return difference == 0
     }
 }

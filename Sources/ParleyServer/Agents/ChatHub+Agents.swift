@@ -12,7 +12,7 @@ struct HandOff {
 
 /// An open socket of the agent console and the agent behind it.
 struct AgentConnection {
-    let writer: WebSocketOutboundWriter
+    let outbox: SocketOutbox
     let details: AgentSession
 }
 
@@ -43,8 +43,8 @@ extension ChatHub {
     }
 
     /// Registers an agent console socket; it gets the queue at once.
-    func attachAgent(_ id: UUID, details: AgentSession, writer: WebSocketOutboundWriter) async {
-        agents[id] = AgentConnection(writer: writer, details: details)
+    func attachAgent(_ id: UUID, details: AgentSession, outbox: SocketOutbox) async {
+        agents[id] = AgentConnection(outbox: outbox, details: details)
         await publishQueue()
     }
 
@@ -184,7 +184,7 @@ extension ChatHub {
     }
 
     func writeToAgent(_ id: UUID, _ frame: JSONValue) async {
-        try? await agents[id]?.writer.write(.text(frame.jsonString()))
+        agents[id]?.outbox.send(frame.jsonString())
     }
 
     static func agentFrame(_ type: String, _ key: ConversationKey, _ members: JSONObject) -> JSONValue {

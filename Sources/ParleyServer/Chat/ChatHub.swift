@@ -23,7 +23,7 @@ public actor ChatHub {
 
     /// An open socket, and whether it speaks Parley's extension (gets `sequence` numbers).
     private struct Socket {
-        let writer: WebSocketOutboundWriter
+        let outbox: SocketOutbox
         var parley = false
     }
 
@@ -54,8 +54,8 @@ public actor ChatHub {
     }
 
     /// Registers an open socket of a conversation.
-    func attach(_ socket: UUID, to key: ConversationKey, writer: WebSocketOutboundWriter) {
-        sockets[key, default: [:]][socket] = Socket(writer: writer)
+    func attach(_ socket: UUID, to key: ConversationKey, outbox: SocketOutbox) {
+        sockets[key, default: [:]][socket] = Socket(outbox: outbox)
     }
 
     /// Forgets a closed socket.
@@ -98,17 +98,23 @@ public actor ChatHub {
 
     // MARK: Parley's extension
 
-    /// A socket asked for Parley's extension: the welcome, then what it missed after `resumeAfter`.
-    func hello(_ hello: ParleyHello, from socket: UUID, of key: ConversationKey, maxFrameSize: Int) async {
-        guard let writer = sockets[key]?[socket]?.writer else { return }
+    /// Marks a socket as speaking Parley's extension; its outbox, or nil when it is gone.
+    private func markParley(_ socket: UUID, of key: ConversationKey) -> SocketOutbox? {
         sockets[key]?[socket]?.parley = true
+        return sockets[key]?[socket]?.outbox
+    }
+
+    /// A socket asked for Parley's extension: the welcome, then what it missed after `resumeAfter`, paced by the
+    /// socket's own reading (the replay may be longer than its outbox holds).
+    nonisolated func hello(_ hello: ParleyHello, from socket: UUID, of key: ConversationKey, maxFrameSize: Int) async {
+        guard let outbox = await markParley(socket, of: key) else { return }
         do {
             let conversation = try await store.conversation(for: key)
             let welcome = ParleyWelcome(lastSequence: conversation.lastOutbound, maxFrameSize: maxFrameSize)
-            try await writer.write(.text(welcome.stateFrame.jsonString()))
+            outbox.send(welcome.stateFrame.jsonString())
             guard let after = hello.resumeAfter, after < conversation.lastOutbound else { return }
             for message in try await store.sent(for: key, after: max(after, 0)) {
-                try await writer.write(.text(message.frame.jsonString()))
+                await outbox.sendWhenRoom(message.frame.jsonString())
             }
         } catch {
             logger.error("cannot welcome a socket of \(key): \(error)")
@@ -128,8 +134,8 @@ public actor ChatHub {
     }
 
     /// Sends a frame to one socket only (a protocol error about what that socket sent).
-    func send(_ message: SkillMessage, to writer: WebSocketOutboundWriter) async {
-        try? await writer.write(.text(message.jsonString()))
+    nonisolated func send(_ message: SkillMessage, to outbox: SocketOutbox) {
+        outbox.send(message.jsonString())
     }
 
     /// Makes sure the conversation's pending inputs get answered, by one task per conversation.
@@ -239,8 +245,9 @@ public actor ChatHub {
         }
     }
 
-    /// Sends frames to every open socket of the conversation; sockets without Parley's extension get them
-    /// without `sequence`, as the Oracle protocol has it.
+    /// Queues frames for every open socket of the conversation, never waiting for one that reads slowly (see
+    /// ``SocketOutbox``); sockets without Parley's extension get them without `sequence`, as the Oracle protocol
+    /// has it.
     nonisolated func broadcast(_ frames: [JSONValue], to key: ConversationKey) async {
         guard !frames.isEmpty else { return }
         let targets = await sockets(of: key)
@@ -251,12 +258,8 @@ public actor ChatHub {
             return JSONValue.object(object.removing("sequence")).jsonString()
         }
         for socket in targets {
-            for text in socket.parley ? withSequence : plain {
-                do {
-                    try await socket.writer.write(.text(text))
-                } catch {
-                    break
-                }
+            for text in socket.parley ? withSequence : plain where !socket.outbox.send(text) {
+                break
             }
         }
     }

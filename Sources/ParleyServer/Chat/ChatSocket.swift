@@ -9,25 +9,31 @@ import NIOWebSocket
 struct ChatSocket {
     let configuration: ServerConfiguration
     let hub: ChatHub
+    /// Failed sign-ins per address (bad tokens), shared with uploads and the agent console.
+    let signIns: SignInLimiter
     let logger: Logger
 
-    /// What the upgrade request said.
+    /// What the upgrade request said, and who asked.
     struct Upgrade {
         var channelId: String?
         var userId: String?
         var authorization: String?
         var origin: String?
+        /// The client's IP address, the key of the failed sign-in limit.
+        var peer: String
 
-        init(_ request: Request) {
+        init(_ request: Request, peer: String) {
             self.init(
-                uri: request.uri, authorization: request.headers[.authorization], origin: request.headers[.origin])
+                uri: request.uri, authorization: request.headers[.authorization], origin: request.headers[.origin],
+                peer: peer)
         }
 
-        init(uri: URI, authorization: String?, origin: String?) {
+        init(uri: URI, authorization: String?, origin: String?, peer: String) {
             channelId = uri.queryParameters.get("channelId")
             userId = uri.queryParameters.get("userId")
             self.authorization = authorization
             self.origin = origin
+            self.peer = peer
         }
 
         /// The token of an `Authorization: Bearer` header.
@@ -43,20 +49,37 @@ struct ChatSocket {
         guard upgrade.authorization != nil, let channelId = upgrade.channelId,
             let channel = configuration.channel(channelId), channel.enabled, channel.clientAuthenticationEnabled
         else { return nil }
-        guard let token = upgrade.bearerToken else {
-            return ParleyError(.invalidToken, "the Authorization header is not \"Bearer <token>\"")
-        }
         do {
-            _ = try ChannelToken.verify(token, for: channel, userId: upgrade.userId)
+            _ = try verify(upgrade.bearerToken, for: channel, userId: upgrade.userId, peer: upgrade.peer)
             return nil
         } catch {
             return error
         }
     }
 
+    /// Verifies a token from `peer`, refusing at once when `peer` has failed too often lately (``SignInLimiter``)
+    /// and counting a failure.
+    func verify(_ token: String?, for channel: ChannelConfiguration, userId: String?, peer: String) throws(ParleyError)
+        -> TokenClaims
+    {
+        try signIns.check(peer)
+        do throws(ParleyError) {
+            guard let token else {
+                throw ParleyError(.invalidToken, "the Authorization header is not \"Bearer <token>\"")
+            }
+            return try ChannelToken.verify(token, for: channel, userId: userId)
+        } catch {
+            signIns.recordFailure(peer)
+            throw error
+        }
+    }
+
     /// Runs the socket until it closes.
-    func run(_ request: Request, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let upgrade = Upgrade(request)
+    func run(
+        _ request: Request, connection: ChatRequestContext, inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter
+    ) async throws {
+        let upgrade = Upgrade(request, peer: connection.peer)
         var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
         guard let channelId = upgrade.channelId, let channel = configuration.channel(channelId) else {
             let error = ParleyError(.unknownChannel, "no channel \"\(upgrade.channelId ?? "")\"")
@@ -74,7 +97,7 @@ struct ChatSocket {
         var userId = upgrade.userId
         if channel.clientAuthenticationEnabled {
             if let token = upgrade.bearerToken {
-                userId = try ChannelToken.verify(token, for: channel, userId: userId).userId
+                userId = try verify(token, for: channel, userId: userId, peer: upgrade.peer).userId
             } else {
                 // The first frame must be `auth`, within the configured time.
                 let timeout = configuration.authenticationTimeout
@@ -82,7 +105,7 @@ struct ChatSocket {
                 guard let first = try await firstFrame(within: timeout, orRefuse: late, nil, &messages, outbound) else {
                     return
                 }
-                switch authenticate(first, channel: channel, userId: userId) {
+                switch authenticate(first, channel: channel, userId: userId, peer: upgrade.peer) {
                 case .success(let user): userId = user
                 case .failure(let error):
                     try await refuse(error, outbound)
@@ -96,11 +119,25 @@ struct ChatSocket {
         }
         let key = ConversationKey(channelId: channel.id, userId: userId)
         let socket = UUID()
-        await hub.attach(socket, to: key, writer: outbound)
-        defer { Task { await hub.detach(socket, from: key) } }
-        while let message = try await messages.next() {
-            try await handle(message, channel: channel, key: key, socket: socket, outbound: outbound)
+        let outbox = SocketOutbox(
+            writer: outbound, connection: connection.channel,
+            limit: max(configuration.socketBufferLimit, 2 * configuration.maxFrameSize),
+            writeTimeout: configuration.socketWriteTimeout, logger: logger)
+        await hub.attach(socket, to: key, outbox: outbox)
+        async let writing: Void = outbox.run()
+        do {
+            while let message = try await messages.next() {
+                try await handle(message, channel: channel, key: key, socket: socket, peer: upgrade.peer, outbox: outbox)
+            }
+        } catch {
+            await hub.detach(socket, from: key)
+            outbox.finish()
+            await writing
+            throw error
         }
+        await hub.detach(socket, from: key)
+        outbox.finish()
+        await writing
     }
 
     /// Refuses a socket that was wrong from the start, after the client's first frame or after
@@ -147,7 +184,7 @@ struct ChatSocket {
     }
 
     /// The user of a first frame that is a valid `auth` frame for `channel`.
-    private func authenticate(_ first: WebSocketMessage, channel: ChannelConfiguration, userId: String?)
+    private func authenticate(_ first: WebSocketMessage, channel: ChannelConfiguration, userId: String?, peer: String)
         -> Result<String, ParleyError>
     {
         guard case .text(let text) = first, case .state(let state)? = try? ClientFrame(decoding: text),
@@ -155,16 +192,15 @@ struct ChatSocket {
         else {
             return .failure(ParleyError(.authRequired, "the first frame on this channel must be an auth frame"))
         }
-        return Result { () throws(ParleyError) in try ChannelToken.verify(token, for: channel, userId: userId).userId }
+        return Result { () throws(ParleyError) in try verify(token, for: channel, userId: userId, peer: peer).userId }
     }
 
     private func handle(
-        _ message: WebSocketMessage, channel: ChannelConfiguration, key: ConversationKey, socket: UUID,
-        outbound: WebSocketOutboundWriter
+        _ message: WebSocketMessage, channel: ChannelConfiguration, key: ConversationKey, socket: UUID, peer: String,
+        outbox: SocketOutbox
     ) async throws {
         guard case .text(let text) = message else {
-            return await reject(
-                ParleyError(.unsupportedFrame, "binary frames are not part of the chat protocol"), key, outbound)
+            return reject(ParleyError(.unsupportedFrame, "binary frames are not part of the chat protocol"), key, outbox)
         }
         var json: JSONValue?
         let frame: ClientFrame
@@ -172,24 +208,24 @@ struct ChatSocket {
             json = try JSONValue(parsing: text)
             frame = try ClientFrame(json: json!)
         } catch {
-            await reject(error, key, outbound)
+            reject(error, key, outbox)
             // A message Parley's client will resend until it hears about it: tell it, so it stops.
             if let id = json?["clientMessageId"]?.stringValue {
-                try await outbound.write(
-                    .text(Acknowledgement(clientMessageId: id, error: error).stateFrame.jsonString()))
+                outbox.send(Acknowledgement(clientMessageId: id, error: error).stateFrame.jsonString())
             }
             return
         }
         switch frame {
         case .state(let state) where state.type == .ping:
-            try await outbound.write(.text(StateFrame.pong.jsonString()))
+            outbox.send(StateFrame.pong.jsonString())
         case .state(let state) where state.type == .auth:
             // A fresh token on an open socket: check it, keep the socket if it is good.
             if channel.clientAuthenticationEnabled, let token = state.token {
                 do {
-                    _ = try ChannelToken.verify(token, for: channel, userId: key.userId)
+                    _ = try verify(token, for: channel, userId: key.userId, peer: peer)
                 } catch {
-                    return try await refuse(error, outbound)
+                    logger.info("refused a socket: \(error)")
+                    return outbox.close(error)
                 }
             }
         case .state(let state) where state.type == .parley:
@@ -199,22 +235,22 @@ struct ChatSocket {
         case .state:
             break
         case .message(let user):
-            try await receive(json!, clientMessageId: user.clientMessageId, key: key, outbound: outbound)
+            try await receive(json!, clientMessageId: user.clientMessageId, key: key, outbox: outbox)
         case .profile(let update):
-            try await receive(json!, clientMessageId: update.clientMessageId, key: key, outbound: outbound)
+            try await receive(json!, clientMessageId: update.clientMessageId, key: key, outbox: outbox)
         case .unknown(let object):
-            await reject(
+            reject(
                 ParleyError(
                     .unsupportedFrame,
                     "a frame with keys \(object.keys.joined(separator: ", ")) is not a message, profile or state frame",
                     path: JSONPath()),
-                key, outbound)
+                key, outbox)
         }
     }
 
     /// Stores an input (the skill answers it in turn) and acknowledges it when it has a `clientMessageId`.
     private func receive(
-        _ frame: JSONValue, clientMessageId: String?, key: ConversationKey, outbound: WebSocketOutboundWriter
+        _ frame: JSONValue, clientMessageId: String?, key: ConversationKey, outbox: SocketOutbox
     ) async throws {
         let received: ReceivedInput
         do {
@@ -222,25 +258,28 @@ struct ChatSocket {
         } catch {
             logger.error("cannot store an input of \(key): \(error)")
             let failure = ParleyError(.internalError, "the server could not store this message; send it again")
-            return await hub.send(SkillMessage(payload: .error(failure), userId: key.userId), to: outbound)
+            return hub.send(SkillMessage(payload: .error(failure), userId: key.userId), to: outbox)
         }
         guard let clientMessageId else { return }
         let ack = Acknowledgement(
             clientMessageId: clientMessageId, sequence: received.sequence, duplicate: received.duplicate)
-        try await outbound.write(.text(ack.stateFrame.jsonString()))
+        outbox.send(ack.stateFrame.jsonString())
     }
 
     /// Answers a frame that cannot be used with an error payload; the socket stays open.
-    private func reject(_ error: ParleyError, _ key: ConversationKey, _ outbound: WebSocketOutboundWriter) async {
+    private func reject(_ error: ParleyError, _ key: ConversationKey, _ outbox: SocketOutbox) {
         logger.debug("rejected a frame from \(key): \(error)")
-        await hub.send(SkillMessage(payload: .error(error), userId: key.userId), to: outbound)
+        hub.send(SkillMessage(payload: .error(error), userId: key.userId), to: outbox)
     }
 
-    /// Sends an error payload, then closes the socket with the error's close code.
+    /// Closes a socket that may not be used with the error's close code and the reason `"<code>: <message>"`.
+    ///
+    /// No error payload goes before it: ODA closes a socket it refuses, and the Oracle Web SDK shows every frame with
+    /// a `source` as a chat bubble, so an error payload would appear as a message from the skill. Parley's client
+    /// reads the code from the close reason.
     private func refuse(_ error: ParleyError, _ outbound: WebSocketOutboundWriter, code: CloseCode? = nil) async throws
     {
         logger.info("refused a socket: \(error)")
-        try? await outbound.write(.text(SkillMessage(payload: .error(error)).jsonString()))
         let closeCode = code ?? CloseCode(for: error.code)
         var reason = "\(error.code): \(error.message)"
         while reason.utf8.count > 123 { reason.removeLast() }

@@ -23,10 +23,25 @@ struct ChatServerChannel: ServerChildChannel {
     let base: HTTP1WebSocketUpgradeChannel
     /// Why an upgrade request must be refused with 401, or nil to let it through.
     let refusal: @Sendable (ChatSocket.Upgrade) -> ParleyError?
+    /// The open connections, against the most the server takes.
+    let connections: ConnectionCount
+    /// How long a connection may take to send its first request head.
+    let headerTimeout: Duration
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        base.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        let admitted = connections.admit()
+        if admitted {
+            let connections = connections
+            channel.closeFuture.whenComplete { _ in connections.release() }
+        } else {
+            logger.warning("refused a connection: \(connections.limit) are open")
+        }
+        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(ConnectionGuard(headerTimeout: headerTimeout, busy: !admitted), position: .first)
+            guard admitted else {
+                return Value(base: value, refused: channel.eventLoop.makeSucceededFuture(true))
+            }
             let upgrader = try pipeline.context(handlerType: UpgradeHandler.self)
             let gate = UpgradeGate(refusal: refusal, decided: channel.eventLoop.makePromise())
             try pipeline.addHandler(gate, position: .before(upgrader.handler))
@@ -42,7 +57,8 @@ struct ChatServerChannel: ServerChildChannel {
 }
 
 /// Looks at the first request of a connection: an upgrade that ``ChatServerChannel/refusal`` refuses gets
-/// `401 Unauthorized` and the connection closes; anything else passes on, and the gate leaves the pipeline.
+/// `401 Unauthorized` (`429 Too Many Requests` for an address that failed too often) and the connection closes;
+/// anything else passes on, and the gate leaves the pipeline.
 final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -65,11 +81,13 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
         if refused { return }  // the rest of a refused request
+        if case .head = part { context.triggerUserOutboundEvent(ConnectionGuard.HeadReceived(), promise: nil) }
         guard case .head(let head) = part, head.headers["upgrade"].first?.lowercased() == "websocket",
             let error = refusal(
                 .init(
                     uri: URI(head.uri), authorization: head.headers.first(name: "authorization"),
-                    origin: head.headers.first(name: "origin")))
+                    origin: head.headers.first(name: "origin"),
+                    peer: context.channel.remoteAddress?.ipAddress ?? "unknown"))
         else {
             context.fireChannelRead(data)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
@@ -78,13 +96,25 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         refused = true
         var body = context.channel.allocator.buffer(capacity: 128)
         body.writeBytes(
-            JSONValue.object(["error": .object(["message": .string("\(error.code): \(error.message)")])]).jsonBytes())
-        let headers: HTTPHeaders = [
+            JSONValue.object([
+                "error": .object([
+                    "code": .string(error.code.rawValue), "message": .string("\(error.code): \(error.message)"),
+                ])
+            ]).jsonBytes())
+        var headers: HTTPHeaders = [
             "content-type": "application/json; charset=utf-8", "content-length": "\(body.readableBytes)",
-            "connection": "close", "www-authenticate": "Bearer",
+            "connection": "close",
         ]
+        let status: HTTPResponseStatus
+        if error.code == .rateLimited {
+            status = .tooManyRequests
+            headers.add(name: "retry-after", value: "60")
+        } else {
+            status = .unauthorized
+            headers.add(name: "www-authenticate", value: "Bearer")
+        }
         context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .unauthorized, headers: headers))),
+            wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
             promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)

@@ -19,8 +19,17 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
     public var sessionExpiryMinutes: Int
     /// Origins allowed to open sockets on an unauthenticated channel; `*` allows any. Only browser
     /// origins (`http://…`, `https://…`) are checked: a request without one (a native app; native
-    /// WebSocket libraries send `ws://host` or nothing) is always allowed.
+    /// WebSocket libraries send `ws://host` or nothing) is always allowed. The same list answers CORS
+    /// requests to the channel's HTTP endpoints (uploads, sessions) and decides which pages may embed the widget
+    /// (`frame-ancestors`).
     public var allowedOrigins: [String]
+    /// The attachment types the channel accepts, as MIME types (`image/png`) or major types (`audio/*`), matched
+    /// against the type the server sniffs from the file's bytes. Default ``defaultAttachmentTypes``.
+    public var attachmentTypes: [String]
+    /// Whether user ids are bound to server-issued session secrets (`docs/security.md`): a socket or upload must
+    /// give the secret `POST /chat/v1/sessions` issued for its user id. Default `false`, because Oracle's own
+    /// client SDKs cannot present one.
+    public var sessionSecrets: Bool
     /// The skill this channel routes to.
     public var skill: SkillReference
     /// Whether the channel accepts connections.
@@ -30,7 +39,8 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
     public init(
         id: String, name: String? = nil, secret: String? = nil, clientAuthenticationEnabled: Bool = false,
         maxTokenExpiryMinutes: Int = 60, sessionExpiryMinutes: Int = 60 * 24, allowedOrigins: [String] = ["*"],
-        skill: SkillReference = .demo, enabled: Bool = true
+        skill: SkillReference = .demo, enabled: Bool = true,
+        attachmentTypes: [String] = ChannelConfiguration.defaultAttachmentTypes, sessionSecrets: Bool = false
     ) {
         self.id = id
         self.name = name ?? id
@@ -41,10 +51,22 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
         self.allowedOrigins = allowedOrigins
         self.skill = skill
         self.enabled = enabled
+        self.attachmentTypes = attachmentTypes
+        self.sessionSecrets = sessionSecrets
     }
 
+    /// Types that cannot run as script in a browser: pictures, sound, video, PDF, plain text and office files.
+    /// HTML, SVG and XML are not among them.
+    public static let defaultAttachmentTypes = [
+        "image/png", "image/jpeg", "image/gif", "image/webp", "image/heic", "audio/*", "video/*", "application/pdf",
+        "text/plain", "text/csv", "application/json", "application/zip", "application/msword",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "application/vnd.ms-excel",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "application/vnd.ms-powerpoint",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation", "application/rtf",
+    ]
+
     /// Decodes a channel from a configuration file; `id` is required, the rest has the defaults of
-    /// ``init(id:name:secret:clientAuthenticationEnabled:maxTokenExpiryMinutes:sessionExpiryMinutes:allowedOrigins:skill:enabled:)``.
+    /// ``init(id:name:secret:clientAuthenticationEnabled:maxTokenExpiryMinutes:sessionExpiryMinutes:allowedOrigins:skill:enabled:attachmentTypes:sessionSecrets:)``.
     /// A member the format does not have is an error, so that a misspelt option is not silently ignored.
     public init(json: JSONValue) throws(ParleyError) {
         var reader = try FieldReader(json)
@@ -55,7 +77,9 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
             sessionExpiryMinutes: try reader.optional("sessionExpiryMinutes") ?? 60 * 24,
             allowedOrigins: try reader.optional("allowedOrigins") ?? ["*"],
             skill: try reader.optional("skill") ?? .demo,
-            enabled: try reader.optional("enabled") ?? true)
+            enabled: try reader.optional("enabled") ?? true,
+            attachmentTypes: try reader.optional("attachmentTypes") ?? Self.defaultAttachmentTypes,
+            sessionSecrets: try reader.optional("sessionSecrets") ?? false)
         if let unknown = reader.rest.first(where: { !$0.value.isNull }) {
             throw ParleyError(
                 .invalidValue, "a channel has no member \(JSONValue.string(unknown.key))",
@@ -74,7 +98,8 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
             "id": .string(id), "name": .string(name), "clientAuthenticationEnabled": .bool(clientAuthenticationEnabled),
             "maxTokenExpiryMinutes": maxTokenExpiryMinutes.jsonValue,
             "sessionExpiryMinutes": sessionExpiryMinutes.jsonValue, "allowedOrigins": allowedOrigins.jsonValue,
-            "skill": skill.jsonValue, "enabled": .bool(enabled),
+            "skill": skill.jsonValue, "enabled": .bool(enabled), "attachmentTypes": attachmentTypes.jsonValue,
+            "sessionSecrets": .bool(sessionSecrets),
         ]
         if let secret { object["secret"] = .string(secret) }
         return .object(object)

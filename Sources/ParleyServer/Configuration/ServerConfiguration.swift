@@ -29,6 +29,40 @@ public struct ServerConfiguration: Sendable {
     /// Whether the server serves the web chat widget at `/` and `/widget` (`docs/widget.md`).
     public var servesWidget = true
 
+    // MARK: Limits against hostile or broken peers (docs/security.md)
+
+    /// The most connections (HTTP and WebSocket) open at once; one more is answered `503` with a coded JSON body
+    /// and closed. `nil` (the default) derives it from the process's file-descriptor limit, which the server
+    /// raises to its hard maximum at start, keeping 128 descriptors for files and the database.
+    public var maxConnections: Int?
+    /// How long a new connection (or a kept-alive one between requests) may take to send a complete request
+    /// head; a slower one is closed. Default 10 seconds.
+    public var headerTimeout: Duration = .seconds(10)
+    /// How long an HTTP connection may stay silent while a request body is read or between requests; a silent one
+    /// is closed. Default 60 seconds.
+    public var idleTimeout: Duration = .seconds(60)
+    /// How often the server pings an open WebSocket; one that has not answered the previous ping by the next is
+    /// closed. Default 30 seconds.
+    public var webSocketPingInterval: Duration = .seconds(30)
+    /// The most bytes waiting to be written to one socket; a socket that falls further behind is closed with
+    /// ``CloseCode/socketTooSlow`` so that the conversation's other sockets never wait for it. Default 4 MiB.
+    public var socketBufferLimit: Int = 4 << 20
+    /// How long one write to a socket may take before the socket is closed as too slow. Default 10 seconds.
+    public var socketWriteTimeout: Duration = .seconds(10)
+    /// How many failed sign-ins (bad tokens, bad agent keys, bad session secrets) one address may make per minute;
+    /// after that its attempts are refused with ``ParleyError/Code/rateLimited`` until the minute has passed.
+    /// Default 20.
+    public var failedSignInsPerMinute = 20
+    /// The most uploads running at once on the whole server; one more is refused with `503`. Default 8.
+    public var maxConcurrentUploads = 8
+    /// The most uploads one user runs at once; one more is refused with `429`. Default 2.
+    public var maxConcurrentUploadsPerUser = 2
+    /// How many uploads one user may start per minute; more are refused with `429`. Default 20.
+    public var uploadsPerUserPerMinute = 20
+    /// How many bytes of attachments one user may keep on one channel; an upload beyond it is refused with `413`.
+    /// Default 250 MiB.
+    public var userStorageQuota: Int = 250 << 20
+
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL, channels: [ChannelConfiguration] = [],

@@ -1,0 +1,60 @@
+import NIOConcurrencyHelpers
+
+/// Counts failed sign-ins (bad channel tokens, agent keys, session secrets) per client address and refuses an
+/// address that failed ``limit`` times within a minute, until that minute has passed.
+///
+/// Only failures count: a user who signs in correctly is never slowed down. The table forgets addresses whose
+/// minute has passed, so a flood of addresses cannot grow it without bound.
+final class SignInLimiter: Sendable {
+    private struct Window {
+        var start: ContinuousClock.Instant
+        var failures: Int
+    }
+
+    /// Failures allowed per address per window.
+    let limit: Int
+    /// The window's length.
+    let window: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
+    private let windows = NIOLockedValueBox<[String: Window]>([:])
+
+    /// Creates a limiter.
+    /// - Parameters:
+    ///   - limit: Failures allowed per address per window.
+    ///   - window: The window's length (a minute).
+    ///   - now: The clock, injected for tests.
+    init(
+        limit: Int, window: Duration = .seconds(60),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
+        self.limit = limit
+        self.window = window
+        self.now = now
+    }
+
+    /// Throws ``ParleyError/Code/rateLimited`` when `address` has used up its failures for the current window.
+    func check(_ address: String) throws(ParleyError) {
+        let now = now()
+        let refused = windows.withLockedValue { windows -> Duration? in
+            guard let entry = windows[address], now - entry.start < window, entry.failures >= limit else { return nil }
+            return window - (now - entry.start)
+        }
+        if let refused {
+            let seconds = max(1, refused.components.seconds)
+            throw ParleyError(.rateLimited, "too many failed sign-ins from this address; try again in \(seconds) s")
+        }
+    }
+
+    /// Counts a failed sign-in from `address`.
+    func recordFailure(_ address: String) {
+        let now = now()
+        windows.withLockedValue { windows in
+            if windows.count > 10_000 { windows = windows.filter { now - $0.value.start < window } }
+            if let entry = windows[address], now - entry.start < window {
+                windows[address]?.failures = entry.failures + 1
+            } else {
+                windows[address] = Window(start: now, failures: 1)
+            }
+        }
+    }
+}

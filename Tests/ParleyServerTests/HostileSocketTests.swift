@@ -1,0 +1,151 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOWebSocket
+import Testing
+import WSClient
+import WSCore
+
+@testable import ParleyServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sockets that misbehave: invalid UTF-8, a peer that never reads, guessed keys and tokens.
+@Suite("Hostile sockets", .serialized, .timeLimit(.minutes(2)))
+struct HostileSocketTests {
+    static let echo = ChannelConfiguration(id: "echo", skill: .echo)
+
+    /// RFC 6455 §8.1: a text frame that is not UTF-8 fails the connection with 1007; it is not "repaired".
+    @Test func invalidUTF8InATextFrameClosesWith1007() async throws {
+        try await withServer(channels: [Self.echo]) { server in
+            let close = try await server.chat(channel: "echo", user: "ann") { socket in
+                let bytes: [UInt8] = Array(#"{"messagePayload":{"type":"text","text":"caf"#.utf8) + [0xC3, 0x28]
+                    + Array(#""},"userId":"ann"}"#.utf8)
+                try await socket.outbound.write(
+                    .custom(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes))))
+                #expect(try await socket.receive() == nil)
+            }
+            #expect(close?.closeCode == .dataInconsistentWithMessage)
+            // The server goes on: the same user chats on a new socket, and nothing was stored from the bad frame.
+            try await server.chat(channel: "echo", user: "ann") { socket in
+                try await socket.send(UserMessage.text("hello", user: "ann"))
+                #expect(try await socket.receiveMessage().payload == .text("hello"))
+            }
+        }
+    }
+
+    /// A socket of the same user that never reads fills its buffers; the user's other socket gets every reply
+    /// anyway, and the stuck socket is closed.
+    @Test func aSocketThatNeverReadsStallsNobody() async throws {
+        try await withServer(
+            channels: [Self.echo],
+            configure: {
+                $0.maxFrameSize = 128 << 10
+                $0.socketBufferLimit = 256 << 10
+                $0.socketWriteTimeout = .seconds(3)
+            }
+        ) { server in
+            let stuck = try await RawConnection.open(port: server.port)
+            try await stuck.send(
+                "GET /chat/v1/chats/sockets/websdk?channelId=echo&userId=ann HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+            // 80 replies of 100 KB: far more than the stuck socket's kernel buffers and outbox together.
+            let text = String(repeating: "x", count: 100_000)
+            try await server.chat(channel: "echo", user: "ann") { socket in
+                for index in 0..<80 {
+                    try await socket.send(UserMessage.text("\(index) \(text)", user: "ann"))
+                    let reply = try await socket.receiveMessage()
+                    #expect(reply.payload.text?.hasPrefix("\(index) ") == true)
+                }
+            }
+            // The server closed the stuck connection (it reads nothing; the server gives up on it).
+            #expect(try await stuck.waitForClose(within: .seconds(20)))
+        }
+    }
+
+    /// A guessed agent key is refused after a few tries from the same address, even when the next guess is right.
+    @Test func guessingTheAgentKeyIsRateLimited() async throws {
+        try await withServer(
+            channels: [Self.echo],
+            configure: {
+                $0.agentKey = "right-key"
+                $0.failedSignInsPerMinute = 3
+            }
+        ) { server in
+            for attempt in 0..<4 {
+                let key = attempt < 3 ? "guess-\(attempt)" : "right-key"
+                let close = try await Self.agentSignIn(port: server.port, key: key)
+                let expected: CloseCode = attempt < 3 ? .invalidToken : .tryAgainLater
+                #expect(close?.closeCode == .unknown(expected.rawValue), "attempt \(attempt)")
+            }
+        }
+    }
+
+    /// Bad tokens in the upgrade header count too: after the limit even a good token gets 429 for a while.
+    @Test func badTokensAreRateLimitedPerAddress() async throws {
+        let secured = ChannelConfiguration(
+            id: "secured", secret: "s3cret", clientAuthenticationEnabled: true, skill: .echo)
+        try await withServer(channels: [secured], configure: { $0.failedSignInsPerMinute = 3 }) { server in
+            let url = URL(
+                string: "http://127.0.0.1:\(server.port)/chat/v1/chats/sockets/websdk?channelId=secured&userId=alice")!
+            let good = ChannelToken.mint(channelId: "secured", userId: "alice", secret: "s3cret", lifetime: 600)
+            let bad = ChannelToken.mint(channelId: "secured", userId: "alice", secret: "guess", lifetime: 600)
+            var statuses: [Int] = []
+            for token in [bad, bad, bad, good] {
+                var request = URLRequest(url: url)
+                request.setValue("websocket", forHTTPHeaderField: "Upgrade")
+                request.setValue("Upgrade", forHTTPHeaderField: "Connection")
+                request.setValue("13", forHTTPHeaderField: "Sec-WebSocket-Version")
+                request.setValue("dGhlIHNhbXBsZSBub25jZQ==", forHTTPHeaderField: "Sec-WebSocket-Key")
+                request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                let (body, response) = try await URLSession.shared.data(for: request)
+                statuses.append((response as? HTTPURLResponse)?.statusCode ?? 0)
+                if statuses.count == 4 {
+                    #expect(try JSONValue(parsing: body)["error"]?["code"]?.stringValue == "server.rateLimited")
+                }
+            }
+            #expect(statuses == [401, 401, 401, 429])
+        }
+    }
+
+    /// Opens the agent console's socket, signs in with `key`, returns the server's close frame.
+    static func agentSignIn(port: Int, key: String) async throws -> WebSocketCloseFrame? {
+        try await WebSocketClient.connect(
+            url: "ws://127.0.0.1:\(port)/agent/socket", logger: Logger(label: "parley.test.agent")
+        ) { inbound, outbound, _ in
+            try await outbound.write(.text(#"{"type":"auth","key":"\#(key)","agent":{"name":"Eve"}}"#))
+            for try await _ in inbound.messages(maxSize: 1 << 20) {}
+        }
+    }
+}
+
+/// A TCP connection that writes what it is told and reads nothing until it is asked to wait for the close.
+struct RawConnection: Sendable {
+    let channel: any Channel
+
+    static func open(port: Int) async throws -> RawConnection {
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.autoRead, value: false)
+            .channelOption(.socketOption(.so_rcvbuf), value: 4096)
+            .connect(host: "127.0.0.1", port: port).get()
+        return RawConnection(channel: channel)
+    }
+
+    func send(_ text: String) async throws {
+        try await channel.writeAndFlush(ByteBuffer(string: text)).get()
+    }
+
+    /// Starts reading (and discarding) and waits until the server closes the connection; false after `limit`.
+    func waitForClose(within limit: Duration) async throws -> Bool {
+        try await channel.setOption(.autoRead, value: true).get()
+        channel.read()
+        return try await withTimeout(limit, "the server closing a stuck socket") {
+            try? await channel.closeFuture.get()
+            return true
+        }
+    }
+}
