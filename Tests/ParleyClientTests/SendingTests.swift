@@ -148,7 +148,7 @@ struct SendingTests {
     @Test func attachmentsAreCheckedThenUploadedThenSent() async throws {
         try await withRecordedChat { client, events, bot, server in
             var events = events
-            let file = Data((0..<1024).map { UInt8($0 % 251) })
+            let file = Data("%PDF-1.7\n".utf8) + Data((0..<1015).map { UInt8($0 % 251) })  // the server sniffs
             let (fractions, progress) = AsyncStream.makeStream(of: Double.self)
             let sent = try #require(
                 try await client.sendAttachment(file, fileName: "notes.pdf", mimeType: "application/pdf") { fraction in
@@ -194,7 +194,8 @@ struct SendingTests {
             await expectFailure(.attachmentTooLarge, "a 2 KiB PDF over the item's 1 KiB") {
                 try await client.sendAttachment(Data(count: 2048), fileName: "a.pdf", mimeType: "application/pdf")
             }
-            try await client.sendAttachment(Data([0x89, 0x50, 0x4E, 0x47]), fileName: "dot.png", mimeType: "image/png")
+            try await client.sendAttachment(
+                Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), fileName: "dot.png", mimeType: "image/png")
             try await events.expectReply("got attachment")
             #expect(await bot.requests.count == 1, "only the allowed file reached the skill")
         }

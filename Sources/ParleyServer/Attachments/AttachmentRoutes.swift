@@ -1,216 +1,322 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import MultipartKit
+import Logging
 import NIOCore
+import _NIOFileSystem
 
-/// `POST /chat/v1/attachments` and the download links it hands out.
+/// `POST /chat/v1/attachments`, its CORS preflight, and the download links it hands out.
 ///
 /// Upload follows the Oracle server: multipart part `attachment`, `x-oda-meta-file-size`, at most
-/// 25 MiB (413 beyond), an allow-list of media and document types (415 otherwise), and the answer
-/// `{"type": MIME, "url": …, "fileName": …}`. Files are kept under `DATA/attachments/ID/NAME`;
-/// on a client-authenticated channel both upload and download need the channel's token
-/// (`Authorization: Bearer` to upload, `?token=` or the header to download).
+/// ``ServerConfiguration/maxAttachmentSize`` (413 beyond), and the answer `{"type": MIME, "url": …, "fileName": …}`.
+/// The body is streamed to a file, never gathered in memory (``UploadReceiver``). The stored type is sniffed from
+/// the bytes (``MediaSniffer``) and must be on the channel's ``ChannelConfiguration/attachmentTypes`` (415
+/// otherwise). Uploads are capped at once and per minute (``UploadLimiter``) and per user and channel in bytes
+/// (``ServerConfiguration/userStorageQuota``). Every refusal is a coded JSON body (``CodedHTTPError``).
+///
+/// Downloads are served so that they never run as script on the chat origin: `X-Content-Type-Options: nosniff`,
+/// a `sandbox` Content-Security-Policy, and `Content-Disposition: attachment` for anything but pictures, sound and
+/// video. On a client-authenticated channel an upload needs the channel's token; its download needs the token too
+/// only when the upload said `x-oda-meta-file-isProtected: True` (Oracle's `enableAttachmentSecurity`), and is
+/// otherwise served to whoever has its unguessable URL, as Oracle's server does.
 struct AttachmentRoutes {
     let configuration: ServerConfiguration
+    /// Failed token checks per address (shared with the sockets).
+    let signIns: SignInLimiter
+    /// Uploads at once and per minute.
+    let uploads: UploadLimiter
+    /// The attachments folder and the users' usage.
+    let store: AttachmentStore
 
-    var directory: URL { configuration.dataDirectory.appendingPathComponent("attachments") }
+    /// Creates the routes.
+    /// - Parameters:
+    ///   - configuration: The server configuration.
+    ///   - signIns: Failed token checks per address.
+    ///   - now: The clock of the upload rate limit, injected for tests.
+    init(
+        configuration: ServerConfiguration, signIns: SignInLimiter,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
+        self.configuration = configuration
+        self.signIns = signIns
+        self.uploads = UploadLimiter(
+            maxConcurrent: configuration.maxConcurrentUploads,
+            maxConcurrentPerUser: configuration.maxConcurrentUploadsPerUser,
+            perWindow: configuration.uploadsPerUserPerMinute, now: now)
+        self.store = AttachmentStore(folder: configuration.dataDirectory.appendingPathComponent("attachments"))
+    }
 
-    func register(on router: Router<some RequestContext>) {
-        router.post("/chat/v1/attachments") { request, _ in try await upload(request) }
+    func register(on router: Router<ChatRequestContext>) {
+        router.post("/chat/v1/attachments") { request, context in try await upload(request, context: context) }
+        router.on("/chat/v1/attachments", method: .options) { request, _ in
+            let channel = try channel(of: request)
+            return try CORS.attachments.preflight(request, allowedOrigins: channel.allowedOrigins)
+        }
         router.get("/attachment/v1/attachments/{id}/{name}") { request, context in
-            try await download(request, id: context.parameters.require("id"), name: context.parameters.require("name"))
+            try await download(
+                request, context: context, id: context.parameters.require("id"),
+                name: context.parameters.require("name"))
         }
     }
 
-    /// The types an upload may have: a MIME major type, or a full MIME type.
-    static let allowedMajorTypes: Set<String> = ["image", "video", "audio", "text"]
-    static let allowedTypes: Set<String> = [
-        "application/pdf", "application/json", "application/zip", "application/msword",
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document", "application/vnd.ms-excel",
-        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "application/vnd.ms-powerpoint",
-        "application/vnd.openxmlformats-officedocument.presentationml.presentation", "application/rtf",
-    ]
-    static let typesByExtension: [String: String] = [
-        "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif", "webp": "image/webp",
-        "heic": "image/heic", "mp4": "video/mp4", "mov": "video/quicktime", "webm": "video/webm", "mp3": "audio/mpeg",
-        "m4a": "audio/mp4", "wav": "audio/wav", "ogg": "audio/ogg", "txt": "text/plain", "csv": "text/csv",
-        "pdf": "application/pdf", "json": "application/json", "zip": "application/zip", "doc": "application/msword",
-        "docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        "xls": "application/vnd.ms-excel", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        "ppt": "application/vnd.ms-powerpoint",
-        "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation", "rtf": "application/rtf",
-    ]
+    /// Types a browser shows inline without running anything: pictures, sound and video. Everything else is
+    /// served as a download (`Content-Disposition: attachment`).
+    static func isInline(_ type: String) -> Bool {
+        ["image/png", "image/jpeg", "image/gif", "image/webp"].contains(type) || type.hasPrefix("audio/")
+            || type.hasPrefix("video/")
+    }
 
-    private func upload(_ request: Request) async throws -> Response {
-        let channel = try authorizedChannel(
-            request, token: ChannelToken.bearerToken(in: request.headers[.authorization]))
+    /// Whether `channel` accepts files of `type`: an exact entry, or a `major/*` entry for any type but markup
+    /// (HTML, SVG, XML must be named exactly).
+    static func accepts(_ type: String, on channel: ChannelConfiguration) -> Bool {
+        let entries = channel.attachmentTypes.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if entries.contains(type) { return true }
+        guard !MediaSniffer.markupTypes.contains(type) else { return false }
+        let major = type.split(separator: "/").first.map(String.init) ?? ""
+        return entries.contains("\(major)/*") || entries.contains("*/*") || entries.contains("*")
+    }
+
+    // MARK: Upload
+
+    private func upload(_ request: Request, context: ChatRequestContext) async throws -> Response {
+        let channel = try channel(of: request)
+        var cors: HTTPFields = [:]
+        switch CORS.decision(for: request, allowedOrigins: channel.allowedOrigins) {
+        case .forbidden(let origin):
+            throw CodedHTTPError(
+                .forbidden, .originForbidden, "the origin \(origin) is not among the channel's allowed origins")
+        case .allowed(let origin): cors = CORS.responseHeaders(origin: origin)
+        case .notCrossOrigin: break
+        }
+        do {
+            var response = try await receive(request, channel: channel, context: context)
+            response.headers.append(contentsOf: cors)
+            return response
+        } catch let error as CodedHTTPError {
+            throw error.adding(cors)
+        } catch {
+            // A client that goes away mid-upload ends here too.
+            context.logger.notice("an upload failed: \(error)")
+            throw CodedHTTPError(.internalServerError, .internalError, "the server could not store the file")
+                .adding(cors)
+        }
+    }
+
+    private func receive(_ request: Request, channel: ChannelConfiguration, context: ChatRequestContext)
+        async throws -> Response
+    {
+        let userId = try uploader(of: request, on: channel, peer: context.peer)
         let limit = configuration.maxAttachmentSize
-        if let declared = request.headers.first(where: { $0.name.canonicalName == "x-oda-meta-file-size" })
-            .flatMap({ Int($0.value) }),
-            declared > limit
+        let declaredSize = header("x-oda-meta-file-size", in: request).flatMap { Int($0) }
+        if let declaredSize, declaredSize > limit {
+            throw CodedHTTPError(.contentTooLarge, .attachmentTooLarge, "attachments are limited to \(limit) bytes")
+        }
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }),
+            length > limit + UploadReceiver.overheadAllowance
         {
-            throw HTTPError(.contentTooLarge, message: "attachments are limited to \(limit) bytes")
+            throw CodedHTTPError(.contentTooLarge, .attachmentTooLarge, "attachments are limited to \(limit) bytes")
         }
-        guard let contentType = request.headers[.contentType], let boundary = Self.boundary(of: contentType) else {
-            throw HTTPError(.badRequest, message: "expected multipart/form-data with a boundary")
+        guard let contentType = request.headers[.contentType],
+            contentType.lowercased().hasPrefix("multipart/form-data"),
+            let boundary = HeaderParameters(contentType)["boundary"], (1...70).contains(boundary.utf8.count)
+        else {
+            throw CodedHTTPError(
+                .badRequest, .attachmentMalformed, "expected multipart/form-data with a boundary of 1 to 70 characters")
         }
-        let body = try await request.body.collect(upTo: limit + 64 * 1024)
-        let part = try Self.attachmentPart(in: body, boundary: boundary)
-        guard part.body.readableBytes <= limit else {
-            throw HTTPError(.contentTooLarge, message: "attachments are limited to \(limit) bytes")
+        let isProtected =
+            channel.clientAuthenticationEnabled
+            && header("x-oda-meta-file-isprotected", in: request)?.trimmingCharacters(in: .whitespaces)
+                .lowercased() == "true"
+
+        let ticket = try uploads.admit(channelId: channel.id, userId: userId)
+        defer { uploads.release(ticket) }
+        let quota = configuration.userStorageQuota
+        let used = await store.usage(channelId: channel.id, userId: userId)
+        if used + (declaredSize ?? 1) > quota { throw quotaExceeded() }
+
+        let receiver = UploadReceiver(maximumSize: limit, quotaLeft: quota - used)
+        let received = try await receiver.receive(
+            request.body, boundary: boundary, into: store,
+            checkHeaders: { part throws(CodedHTTPError) in
+                if let given = part.givenName, given.utf8.count > AttachmentName.maximumBytes {
+                    throw CodedHTTPError(
+                        .badRequest, .attachmentNameTooLong,
+                        "the file name has \(given.utf8.count) bytes in UTF-8; at most \(AttachmentName.maximumBytes) are accepted"
+                    )
+                }
+            },
+            accept: { sniffed, part throws(CodedHTTPError) in
+                let type = MediaSniffer.refine(
+                    sniffed, declared: part.declaredType, fileName: AttachmentName.safe(part.givenName ?? ""))
+                guard Self.accepts(type, on: channel) else {
+                    throw CodedHTTPError(
+                        .unsupportedMediaType, .attachmentUnsupportedType,
+                        "the file's content is \(type); channel \"\(channel.id)\" does not accept it")
+                }
+                return type
+            })
+        guard await store.reserve(received.size, channelId: channel.id, userId: userId, quota: quota) else {
+            await store.discard(received.path)
+            throw quotaExceeded()
         }
-        guard part.body.readableBytes > 0 else { throw HTTPError(.badRequest, message: "the file is empty") }
-        let fileName = Self.safeName(part.fileName ?? "attachment")
-        let type = Self.mediaType(declared: part.contentType, fileName: fileName)
-        guard let type else {
-            throw HTTPError(
-                .unsupportedMediaType, message: "files of type \(part.contentType ?? fileName) are not accepted")
+        let id = AttachmentID.random()
+        let fileName = AttachmentName.safe(received.givenName ?? "attachment")
+        let metadata = AttachmentMetadata(
+            channelId: channel.id, userId: userId, type: received.type, size: received.size, fileName: fileName,
+            protected: isProtected)
+        do {
+            try await store.store(received.path, id: id, metadata: metadata)
+        } catch {
+            await store.unreserve(received.size, channelId: channel.id, userId: userId)
+            await store.discard(received.path)
+            throw error
         }
-        let id = UUID().uuidString.lowercased()
-        let folder = directory.appendingPathComponent(id)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(part.body.readableBytesView).write(to: folder.appendingPathComponent(fileName))
-        let metadata: JSONValue = ["channelId": .string(channel.id), "type": .string(type)]
-        try Data(metadata.jsonBytes()).write(to: folder.appendingPathComponent(".metadata.json"))
-        let url = "\(publicBase(request))/attachment/v1/attachments/\(id)/\(Self.percentEncoded(fileName))"
-        let answer: JSONValue = ["type": .string(type), "url": .string(url), "fileName": .string(fileName)]
+        let url = "\(publicBase(request))/attachment/v1/attachments/\(id)/\(AttachmentName.pathSegment(fileName))"
+        let answer: JSONValue = ["type": .string(received.type), "url": .string(url), "fileName": .string(fileName)]
         return Response(
-            status: .ok, headers: [.contentType: "application/json"],
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: answer.jsonBytes())))
     }
 
-    private func download(_ request: Request, id: String, name: String) async throws -> Response {
-        guard UUID(uuidString: id) != nil else { throw HTTPError(.notFound) }
-        let folder = directory.appendingPathComponent(id)
-        let fileName = Self.safeName(name.removingPercentEncoding ?? name)
-        guard let metadataBytes = try? Data(contentsOf: folder.appendingPathComponent(".metadata.json")),
-            let metadata = try? JSONValue(parsing: metadataBytes), let channelId = metadata["channelId"]?.stringValue,
-            let bytes = try? Data(contentsOf: folder.appendingPathComponent(fileName))
-        else { throw HTTPError(.notFound) }
-        if let channel = configuration.channel(channelId), channel.clientAuthenticationEnabled {
-            let token =
-                request.uri.queryParameters.get("token")
-                ?? ChannelToken.bearerToken(in: request.headers[.authorization])
-            guard let token else {
-                throw HTTPError(.unauthorized, message: "this attachment needs the channel's token")
+    /// The uploading user: the token's on a client-authenticated channel (counting bad tokens per address),
+    /// the `userId` query parameter otherwise.
+    private func uploader(of request: Request, on channel: ChannelConfiguration, peer: String) throws(CodedHTTPError)
+        -> String
+    {
+        let userId = request.uri.queryParameters.get("userId")
+        guard channel.clientAuthenticationEnabled else {
+            guard let userId, !userId.isEmpty else {
+                throw CodedHTTPError(.badRequest, .missingField, "the query needs the uploading user's userId")
             }
-            do {
-                _ = try ChannelToken.verify(token, for: channel)
-            } catch {
-                throw HTTPError(.unauthorized, message: "\(error.code): \(error.message)")
-            }
+            return userId
         }
-        return Response(
-            status: .ok, headers: [.contentType: metadata["type"]?.stringValue ?? "application/octet-stream"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        let claims = try verifiedToken(
+            ChannelToken.bearerToken(in: request.headers[.authorization]), on: channel, userId: userId, peer: peer)
+        return claims.userId
     }
 
-    /// The channel of an upload, once the channel exists, is on, and (when it authenticates) the token is good.
-    private func authorizedChannel(_ request: Request, token: String?) throws -> ChannelConfiguration {
-        let query = request.uri.queryParameters
-        guard let channelId = query.get("channelId"), let channel = configuration.channel(channelId) else {
-            throw HTTPError(.notFound, message: "\(ParleyError.Code.unknownChannel): no such channel")
+    /// The claims of `token` for `channel`; `401` when it is missing or bad (a bad one counted against `peer`),
+    /// `429` when `peer` has failed too often.
+    private func verifiedToken(_ token: String?, on channel: ChannelConfiguration, userId: String?, peer: String)
+        throws(CodedHTTPError) -> TokenClaims
+    {
+        do {
+            try signIns.check(peer)
+        } catch {
+            throw CodedHTTPError(.tooManyRequests, error, headers: [.retryAfter: "60"])
+        }
+        guard let token, !token.isEmpty else {
+            throw CodedHTTPError(
+                .unauthorized, .authRequired, "channel \"\(channel.id)\" needs its token (Authorization: Bearer)")
+        }
+        do {
+            return try ChannelToken.verify(token, for: channel, userId: userId)
+        } catch {
+            signIns.recordFailure(peer)
+            throw CodedHTTPError(.unauthorized, error)
+        }
+    }
+
+    private func quotaExceeded() -> CodedHTTPError {
+        CodedHTTPError(
+            .contentTooLarge, .attachmentQuotaExceeded,
+            "this file would exceed the user's attachment storage on this channel (\(configuration.userStorageQuota) bytes)"
+        )
+    }
+
+    /// The channel named by the `channelId` query parameter, when it exists and is on.
+    private func channel(of request: Request) throws(CodedHTTPError) -> ChannelConfiguration {
+        guard let channelId = request.uri.queryParameters.get("channelId"),
+            let channel = configuration.channel(channelId)
+        else {
+            throw CodedHTTPError(.notFound, .unknownChannel, "no such channel")
         }
         guard channel.enabled else {
-            throw HTTPError(
-                .forbidden, message: "\(ParleyError.Code.channelDisabled): channel \"\(channel.id)\" is disabled")
-        }
-        if channel.clientAuthenticationEnabled {
-            guard let token else { throw HTTPError(.unauthorized, message: "\(ParleyError.Code.authRequired)") }
-            do {
-                _ = try ChannelToken.verify(token, for: channel, userId: query.get("userId"))
-            } catch {
-                throw HTTPError(.unauthorized, message: "\(error.code): \(error.message)")
-            }
+            throw CodedHTTPError(.forbidden, .channelDisabled, "channel \"\(channel.id)\" is disabled")
         }
         return channel
     }
 
+    private func header(_ name: String, in request: Request) -> String? {
+        request.headers.first { $0.name.canonicalName == name }?.value
+    }
+
     private func publicBase(_ request: Request) -> String {
-        if let url = configuration.publicURL { return url.absoluteString.trimmingSuffix("/") }
+        if let url = configuration.publicURL {
+            var base = url.absoluteString
+            while base.hasSuffix("/") { base.removeLast() }
+            return base
+        }
         return "http://\(request.head.authority ?? "\(configuration.host):\(configuration.port)")"
     }
 
-    // MARK: Multipart
+    // MARK: Download
 
-    struct Part {
-        var fileName: String?
-        var contentType: String?
-        var body: ByteBuffer
-    }
+    /// The Content-Security-Policy of every download: no script, no plugins, no navigation, no network but our own
+    /// pictures and media.
+    static let downloadPolicy =
+        "sandbox; default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'"
 
-    static func boundary(of contentType: String) -> String? {
-        guard contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
-        return headerParameter("boundary", in: contentType)
-    }
+    private func download(_ request: Request, context: ChatRequestContext, id: String, name: String) async throws
+        -> Response
+    {
+        let notFound = CodedHTTPError(.notFound, .attachmentNotFound, "no attachment has this address")
+        guard AttachmentID.isValid(id), let metadata = await store.metadata(id: id) else { throw notFound }
+        let channel = configuration.channel(metadata.channelId)
+        let cors = channel.map { CORS.responseHeaders(for: request, allowedOrigins: $0.allowedOrigins) } ?? [:]
+        let fileName = AttachmentName.safe(name.removingPercentEncoding ?? name)
+        if let stored = metadata.fileName, stored != fileName { throw notFound.adding(cors) }
 
-    /// The part named `attachment`.
-    static func attachmentPart(in body: ByteBuffer, boundary: String) throws -> Part {
-        let parser = MultipartParser(boundary: boundary)
-        var parts: [Part] = []
-        var headers: [(String, String)] = []
-        var current = ByteBuffer()
-        parser.onHeader = { name, value in headers.append((name.lowercased(), value)) }
-        parser.onBody = { chunk in current.writeBuffer(&chunk) }
-        parser.onPartComplete = {
-            let disposition = headers.first { $0.0 == "content-disposition" }?.1 ?? ""
-            if Self.headerParameter("name", in: disposition) == "attachment" {
-                parts.append(
-                    Part(
-                        fileName: Self.headerParameter("filename", in: disposition).map {
-                            $0.removingPercentEncoding ?? $0
-                        },
-                        contentType: headers.first { $0.0 == "content-type" }?.1, body: current))
+        // Files stored before version 2 keep the old rule: protected whenever the channel authenticates.
+        let isProtected = metadata.protected ?? (channel?.clientAuthenticationEnabled ?? false)
+        if isProtected {
+            guard let channel, channel.secret != nil else { throw notFound.adding(cors) }
+            let token =
+                request.uri.queryParameters.get("token")
+                ?? ChannelToken.bearerToken(in: request.headers[.authorization])
+            do {
+                _ = try verifiedToken(token, on: channel, userId: nil, peer: context.peer)
+            } catch {
+                throw error.adding(cors)
             }
-            headers = []
-            current = ByteBuffer()
         }
-        do {
-            try parser.execute(body)
-        } catch {
-            throw HTTPError(.badRequest, message: "the multipart body does not parse: \(error)")
+
+        let path = store.filePath(id: id, name: metadata.fileName ?? fileName)
+        guard let info = try? await FileSystem.shared.info(forFileAt: path, infoAboutSymbolicLink: true),
+            info.type == .regular
+        else { throw notFound.adding(cors) }
+        let type = metadata.isLegacy ? try await legacyType(of: path, declared: metadata.type) : metadata.type
+        var headers: HTTPFields = [
+            .contentType: type.hasPrefix("text/") ? "\(type); charset=utf-8" : type,
+            .xContentTypeOptions: "nosniff",
+            .contentSecurityPolicy: Self.downloadPolicy,
+            .crossOriginResourcePolicy: "cross-origin",
+            .contentDisposition: AttachmentName.contentDisposition(inline: Self.isInline(type), name: fileName),
+            .cacheControl: isProtected ? "private, no-store" : "private, max-age=86400",
+        ]
+        headers.append(contentsOf: cors)
+        let size = Int(info.size)
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(contentLength: size) { writer in
+                try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
+                    for try await chunk in handle.readChunks(chunkLength: .kibibytes(128)) {
+                        try await writer.write(chunk)
+                    }
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    /// The type to serve a file stored before sniffing with: its own bytes decide; the type its uploader declared
+    /// is kept only when the bytes agree and it is an inline type, otherwise the file is a plain download.
+    private func legacyType(of path: FilePath, declared: String) async throws -> String {
+        let head = try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
+            try await handle.readChunk(fromAbsoluteOffset: 0, length: .bytes(Int64(MediaSniffer.headLength)))
         }
-        guard let part = parts.first else { throw HTTPError(.badRequest, message: "no part named \"attachment\"") }
-        return part
-    }
-
-    /// The parameter `name` of a header value such as `form-data; name="attachment"`, unquoted.
-    static func headerParameter(_ name: String, in value: String) -> String? {
-        for parameter in value.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == name { return pair[1].trimmingCharacters(in: ["\""]) }
-        }
-        return nil
-    }
-
-    /// The accepted MIME type of an upload, from its declared type or else its extension; nil when not accepted.
-    static func mediaType(declared: String?, fileName: String) -> String? {
-        let byExtension = typesByExtension[(fileName as NSString).pathExtension.lowercased()]
-        let declared = declared?.split(separator: ";").first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        let candidate = (declared == nil || declared == "application/octet-stream") ? byExtension : declared
-        guard let candidate else { return nil }
-        let major = String(candidate.split(separator: "/").first ?? "")
-        return allowedMajorTypes.contains(major) || allowedTypes.contains(candidate) ? candidate : nil
-    }
-
-    /// A file name safe to store and serve: no folders, no control characters, not hidden.
-    static func safeName(_ name: String) -> String {
-        let last = name.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
-        let cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0 != "\u{7F}" }.map(Character.init))
-        let trimmed = cleaned.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        return trimmed.isEmpty ? "attachment" : String(trimmed.prefix(200))
-    }
-
-    static func percentEncoded(_ name: String) -> String {
-        name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/", "?", "#"])) ?? "attachment"
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+        let sniffed = MediaSniffer.sniff(head.readableBytesView, complete: head.readableBytes < MediaSniffer.headLength)
+        if Self.isInline(sniffed) { return sniffed }
+        let refined = MediaSniffer.refine(sniffed, declared: declared, fileName: "")
+        return MediaSniffer.markupTypes.contains(refined) ? "application/octet-stream" : refined
     }
 }
