@@ -25,6 +25,12 @@ extension ChatClient {
         public var userId: String
         /// How the client proves who it is; `nil` for a channel without client authentication.
         public var tokenProvider: TokenProvider?
+        /// The session secret a Parley server issued for ``userId`` (`POST /chat/v1/sessions?channelId=…&userId=…`),
+        /// for a channel without client authentication that binds user ids to session secrets. Sent as the
+        /// `sessionSecret` query parameter of the chat socket's URL. Default `nil`: Oracle's servers, and Parley
+        /// channels without `sessionSecrets`, need none. Keep it as safely as a password: with the user id it reads
+        /// the user's conversation.
+        public var sessionSecret: String?
         /// How a token travels to the chat socket. Default: the first frame, as Oracle's Web SDK sends it.
         public var tokenPresentation: TokenPresentation = .authFrame
         /// The socket path segment that names the SDK kind (`/chat/v1/chats/sockets/{client}`). Default `iossdk`.
@@ -162,11 +168,11 @@ extension ChatClient {
             return "user-\(milliseconds)-\(String(Int.random(in: 0..<100_000)).leftPadded(to: 5))"
         }
 
-        /// The chat socket's URL for a channel and user.
+        /// The chat socket's URL for a channel and user, with ``sessionSecret`` when there is one.
         func socketURL(channelId: String, userId: String) throws(ParleyError) -> URL {
-            try endpoint(
-                "chat/v1/chats/sockets/\(clientType)", websocket: true,
-                query: [("channelId", channelId), ("userId", userId)])
+            var query = [("channelId", channelId), ("userId", userId)]
+            if let sessionSecret { query.append(("sessionSecret", sessionSecret)) }
+            return try endpoint("chat/v1/chats/sockets/\(clientType)", websocket: true, query: query)
         }
 
         /// An endpoint of the chat server: `path` under the configured URL, with the scheme for HTTP or WebSocket.
