@@ -21,7 +21,12 @@ struct WidgetRouteTests {
                 let (body, response) = try await Self.get(base + path)
                 #expect(response.statusCode == 200)
                 #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/html; charset=utf-8")
-                #expect(response.value(forHTTPHeaderField: "Content-Security-Policy") == WidgetRoutes.contentSecurityPolicy)
+                #expect(
+                    response.value(forHTTPHeaderField: "Content-Security-Policy")
+                        == WidgetRoutes.contentSecurityPolicy + "; frame-ancestors *")
+                #expect(response.value(forHTTPHeaderField: "X-Frame-Options") == nil, "any origin may embed it")
+                #expect(response.value(forHTTPHeaderField: "X-Content-Type-Options") == "nosniff")
+                #expect(response.value(forHTTPHeaderField: "Referrer-Policy") == "no-referrer")
                 #expect(body.contains(#"<script src="/widget/parley-widget.js"></script>"#))
             }
             let (script, scriptResponse) = try await Self.get(base + "/widget/parley-widget.js")
@@ -49,11 +54,142 @@ struct WidgetRouteTests {
             #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
             #expect(
                 try JSONValue(parsing: body)
-                    == ["channelId": "web", "channelName": "Shop chat", "maxAttachmentSize": 26_214_400])
+                    == [
+                        "channelId": "web", "channelName": "Shop chat", "maxAttachmentSize": 26_214_400,
+                        "sessionSecrets": false,
+                    ])
+            #expect(response.value(forHTTPHeaderField: "Access-Control-Allow-Origin") == "*")
         }
         try await withServer(channels: [channels[0]]) { server in
             let (body, _) = try await Self.get("http://127.0.0.1:\(server.port)/widget/config")
             #expect(try JSONValue(parsing: body)["channelId"] == .null)
+        }
+    }
+
+    @Test func theConfigurationOfANamedChannelSaysWhetherItWantsASessionSecret() async throws {
+        let channels = [
+            ChannelConfiguration(id: "web"), ChannelConfiguration(id: "sealed", name: "Sealed", sessionSecrets: true),
+            ChannelConfiguration(id: "signed", secret: "s", clientAuthenticationEnabled: true, sessionSecrets: true),
+        ]
+        try await withServer(channels: channels) { server in
+            let base = "http://127.0.0.1:\(server.port)/widget/config"
+            let (sealed, _) = try await Self.get(base + "?channelId=sealed")
+            #expect(
+                try JSONValue(parsing: sealed)
+                    == [
+                        "channelId": "sealed", "channelName": "Sealed", "maxAttachmentSize": 26_214_400,
+                        "sessionSecrets": true,
+                    ])
+            let (signed, _) = try await Self.get(base + "?channelId=signed")
+            #expect(try JSONValue(parsing: signed)["sessionSecrets"] == false, "a token names the user there")
+            let (web, _) = try await Self.get(base)
+            #expect(try JSONValue(parsing: web)["sessionSecrets"] == false)
+            let (missing, response) = try await Self.get(base + "?channelId=nowhere")
+            #expect(response.statusCode == 404)
+            #expect(try JSONValue(parsing: missing)["error"]?["code"] == "channel.unknown")
+        }
+    }
+
+    /// The `frame-ancestors` sources and `X-Frame-Options` of `/` or `/widget` with `query`.
+    static func framing(_ server: TestServer, _ query: String, path: String = "/") async throws
+        -> (ancestors: String?, frameOptions: String?)
+    {
+        var components = URLComponents(string: "http://127.0.0.1:\(server.port)\(path)")!
+        components.percentEncodedQuery = query.isEmpty ? nil : query
+        let (_, response) = try await URLSession.shared.data(from: components.url!)
+        let http = try #require(response as? HTTPURLResponse)
+        let policy = try #require(http.value(forHTTPHeaderField: "Content-Security-Policy"))
+        #expect(policy.hasPrefix(WidgetRoutes.contentSecurityPolicy + "; "))
+        let ancestors = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("frame-ancestors ") }
+        #expect(ancestors.count == 1, "one frame-ancestors directive in \(policy)")
+        return (
+            ancestors.first.map { String($0.dropFirst("frame-ancestors ".count)) },
+            http.value(forHTTPHeaderField: "X-Frame-Options")
+        )
+    }
+
+    @Test func framingFollowsTheAllowedOriginsOfThePagesChannel() async throws {
+        let channels = [
+            ChannelConfiguration(id: "secure", secret: "s", clientAuthenticationEnabled: true),
+            ChannelConfiguration(
+                id: "web",
+                allowedOrigins: [
+                    "https://shop.example.com", "https://shop.example.com:8443", "http://[::1]:8080",
+                    "https://bad.example; script-src *", "https://shop.example.com/", "https://shop.example.com",
+                ]),
+            ChannelConfiguration(id: "closed", allowedOrigins: []),
+            ChannelConfiguration(id: "anyone"),
+            ChannelConfiguration(id: "off", enabled: false),
+        ]
+        let web = "'self' https://shop.example.com https://shop.example.com:8443 http://[::1]:8080"
+        try await withServer(channels: channels) { server in
+            let cases: [(query: String, ancestors: String, frameOptions: String?)] = [
+                ("", web, nil),  // the default channel: the first open one
+                ("channelId=", web, nil),
+                ("channelId=closed", "'self'", "SAMEORIGIN"),
+                ("channelId=anyone", "*", nil),
+                ("channelId=nowhere", "'self'", "SAMEORIGIN"),
+                ("channelId=off", "'self'", "SAMEORIGIN"),
+                ("channelId=secure", "*", nil),
+                ("config=%7B%22channelId%22%3A%22anyone%22%7D", "*", nil),
+                ("config=%7B%22channelId%22%3A%22anyone%22%7D&channelId=closed", "'self'", "SAMEORIGIN"),
+                ("channelId=anyone&channelId=closed", "'self'", "SAMEORIGIN"),
+                ("config=%7B%22title%22%3A%22x%22%7D", web, nil),
+                ("config=not-json", "'self'", "SAMEORIGIN"),
+                ("config=%7B%22channelId%22%3A5%7D", "'self'", "SAMEORIGIN"),
+            ]
+            for (query, ancestors, frameOptions) in cases {
+                for path in ["/", "/widget"] {
+                    let framing = try await Self.framing(server, query, path: path)
+                    #expect(framing.ancestors == ancestors, "\(path)?\(query)")
+                    #expect(framing.frameOptions == frameOptions, "\(path)?\(query)")
+                }
+            }
+        }
+        try await withServer(channels: [channels[0]]) { server in
+            let framing = try await Self.framing(server, "")
+            #expect(framing.ancestors == "'self'", "no open channel: nothing to embed")
+            #expect(framing.frameOptions == "SAMEORIGIN")
+        }
+    }
+
+    @Test func theAgentConsoleIsLockedDown() async throws {
+        try await withServer(channels: [ChannelConfiguration(id: "demo")], configure: { $0.agentKey = "key" }) {
+            server in
+            let (body, response) = try await Self.get("http://127.0.0.1:\(server.port)/agent")
+            #expect(response.statusCode == 200)
+            let policy = try #require(response.value(forHTTPHeaderField: "Content-Security-Policy"))
+            let directives = Dictionary(
+                uniqueKeysWithValues: policy.split(separator: ";").map { directive in
+                    let words = directive.split(separator: " ").map(String.init)
+                    return (words[0], Array(words.dropFirst()))
+                })
+            // The one inline script and the one inline style, allowed by hash and nothing else.
+            let scripts = body.components(separatedBy: "<script>")
+            let styles = body.components(separatedBy: "<style>")
+            #expect(scripts.count == 2 && styles.count == 2)
+            let script = try #require(scripts.last?.components(separatedBy: "</script>").first)
+            let style = try #require(styles.last?.components(separatedBy: "</style>").first)
+            #expect(script.contains("new WebSocket"))
+            #expect(directives["script-src"] == ["'\(AgentConsolePage.sha256(script))'"])
+            #expect(directives["style-src"] == ["'\(AgentConsolePage.sha256(style))'"])
+            #expect(directives["default-src"] == ["'none'"])
+            #expect(directives["connect-src"] == ["'self'"])
+            #expect(directives["frame-ancestors"] == ["'none'"])
+            #expect(directives["form-action"] == ["'none'"])
+            #expect(directives["base-uri"] == ["'none'"])
+            #expect(!policy.contains("unsafe"))
+            // What a hash cannot allow must not be there.
+            let markup = scripts[0] + (scripts.last?.components(separatedBy: "</script>").last ?? "")
+            #expect(markup.contains("<form id=\"login\">"))
+            #expect(markup.firstMatch(of: /\sstyle\s*=/) == nil, "no style attributes")
+            #expect(markup.firstMatch(of: /<[^>]*\son[a-z]+\s*=/) == nil, "no inline event handlers")
+            #expect(response.value(forHTTPHeaderField: "X-Frame-Options") == "DENY")
+            #expect(response.value(forHTTPHeaderField: "X-Content-Type-Options") == "nosniff")
+            #expect(response.value(forHTTPHeaderField: "Referrer-Policy") == "no-referrer")
+            #expect(response.value(forHTTPHeaderField: "Cache-Control") == "no-store")
+            #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/html; charset=utf-8")
         }
     }
 

@@ -96,6 +96,32 @@ struct WidgetBrowserTests {
         try? FileManager.default.removeItem(at: output)
     }
 
+    /// Identity and page headers (`Browser/identity_browser_test.py`): the widget's generated user id comes from
+    /// `crypto.getRandomValues`, a channel with session secrets gets one secret and sends it with the socket and
+    /// upload URLs, Chromium obeys the pages' `frame-ancestors`, and the agent console runs under its strict CSP.
+    @Test func identityAndFramingInChromium() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("parley-identity-\(UUID())")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let channels = [
+            ChannelConfiguration(id: "demo", name: "Pizza demo"),
+            ChannelConfiguration(id: "closed", allowedOrigins: []),
+            ChannelConfiguration(id: "sealed", sessionSecrets: true),
+        ]
+        let run = try await InProcessServer.run(channels: channels, configure: { $0.agentKey = "agent-key" }) {
+            server in
+            try await Self.runScript(
+                arguments: [
+                    Self.browserFolder.appendingPathComponent("identity_browser_test.py").path,
+                    server.url.absoluteString, output.path,
+                ],
+                log: output.appendingPathComponent("browser.log"))
+        }
+        #expect(run.status == 0, "the browser checks failed:\n\(run.output)")
+        #expect(run.output.contains("all identity browser checks passed"))
+        if ProcessInfo.processInfo.environment["PARLEY_WIDGET_VERBOSE"] != nil { print(run.output) }
+        if run.status == 0 { try? FileManager.default.removeItem(at: output) }
+    }
+
     /// Runs `python3 arguments…` without blocking a thread of the concurrency pool (the server shares it); the
     /// output goes to `log`.
     static func runScript(arguments: [String], log: URL) async throws -> (status: Int32, output: String) {

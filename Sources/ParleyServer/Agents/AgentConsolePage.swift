@@ -1,15 +1,20 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
 /// The agent console served at `/agent`: one page, no build step and no third-party script, speaking the agent
 /// socket protocol of `docs/agents.md`. Every text from a user or the server goes into the page as text, never as
 /// markup.
+///
+/// The page is served with a strict Content-Security-Policy: its one inline script and one inline style are
+/// allowed by their SHA-256 hashes (computed from ``script`` and ``style`` when the server starts, so they cannot
+/// drift), nothing else runs or loads, it may not be framed, and it is never cached. The page has no `style`
+/// attributes and no inline event handlers, which a hash cannot allow.
 enum AgentConsolePage {
-    static let html = #"""
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>Parley agent console</title>
-        <style>
+    /// The page's stylesheet, the whole text of its `<style>` element.
+    static let style = #"""
           body { font: 15px system-ui, sans-serif; margin: 0; display: grid; grid-template-columns: 18rem 1fr;
                  height: 100vh; color: #1d1d1f; }
           aside { border-right: 1px solid #ddd; padding: 1rem; overflow: auto; background: #fafafa; }
@@ -24,31 +29,13 @@ enum AgentConsolePage {
           form input[type=text] { flex: 1; padding: .5rem; }
           #typing { height: 1.2rem; padding: 0 1rem; color: #888; font-size: .85rem; }
           label { display: block; margin: .4rem 0; }
-        </style>
-        </head>
-        <body>
-        <aside>
-          <h1 style="font-size:1.1rem">Parley agents</h1>
-          <form id="login" style="display:block;border:0;padding:0">
-            <label>Name <input id="name" required value="Agent"></label>
-            <label>Agent key <input id="key" type="password" required></label>
-            <button>Connect</button>
-          </form>
-          <p id="status" class="note">Not connected</p>
-          <h2 style="font-size:1rem">Waiting conversations</h2>
-          <div id="queue" class="queue"></div>
-        </aside>
-        <main>
-          <div id="header" class="note">Join a conversation from the list.</div>
-          <div id="log"></div>
-          <div id="typing"></div>
-          <form id="composer">
-            <input id="text" type="text" autocomplete="off" placeholder="Write to the user" disabled>
-            <button id="send" disabled>Send</button>
-            <button id="back" type="button" disabled>Hand back</button>
-          </form>
-        </main>
-        <script>
+          aside h1 { font-size: 1.1rem; }
+          aside h2 { font-size: 1rem; }
+          #login { display: block; border: 0; padding: 0; }
+        """#
+
+    /// The page's script, the whole text of its `<script>` element.
+    static let script = #"""
         "use strict";
         let socket = null, current = null, typingSent = 0;
         const $ = (id) => document.getElementById(id);
@@ -136,8 +123,71 @@ enum AgentConsolePage {
           send({ type: "typing", ...current, status: "RESPONDING" });
         });
         $("back").addEventListener("click", () => { if (current) send({ type: "handBack", ...current }); });
-        </script>
+        """#
+
+    /// The page.
+    static let html = #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Parley agent console</title>
+        <style>\#(style)</style>
+        </head>
+        <body>
+        <aside>
+          <h1>Parley agents</h1>
+          <form id="login">
+            <label>Name <input id="name" required value="Agent"></label>
+            <label>Agent key <input id="key" type="password" required></label>
+            <button>Connect</button>
+          </form>
+          <p id="status" class="note">Not connected</p>
+          <h2>Waiting conversations</h2>
+          <div id="queue" class="queue"></div>
+        </aside>
+        <main>
+          <div id="header" class="note">Join a conversation from the list.</div>
+          <div id="log"></div>
+          <div id="typing"></div>
+          <form id="composer">
+            <input id="text" type="text" autocomplete="off" placeholder="Write to the user" disabled>
+            <button id="send" disabled>Send</button>
+            <button id="back" type="button" disabled>Hand back</button>
+          </form>
+        </main>
+        <script>\#(script)</script>
         </body>
         </html>
         """#
+
+    /// The page's Content-Security-Policy: only its own inline script and style (by hash), sockets and requests to
+    /// this server only, no plugins, no `<base>`, no form submission (the forms are handled by the script; a
+    /// submitted login form would put the agent key in the URL), and no framing.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src '\(sha256(script))'; style-src '\(sha256(style))'; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    /// `sha256-<base64>`: the CSP source expression that allows an inline element whose text is `text`.
+    static func sha256(_ text: String) -> String {
+        "sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString()
+    }
+
+    /// The headers of the page: the CSP, and no framing, sniffing, referrer or caching.
+    static var headers: HTTPFields {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[HTTPField.Name("Content-Security-Policy")!] = contentSecurityPolicy
+        headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        headers[.cacheControl] = "no-store"
+        return headers
+    }
+
+    /// The answer to `GET /agent`.
+    static func response() -> Response {
+        Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
 }

@@ -5,7 +5,10 @@ import NIOCore
 
 /// The web chat widget: `GET /` and `GET /widget` (the page), `GET /widget/parley-widget.js` and
 /// `GET /widget/parley-widget.css` (its script and style), and `GET /widget/config` (the channel it
-/// connects to when the page is given none).
+/// connects to when the page is given none, and whether that channel wants a session secret).
+///
+/// The page's `frame-ancestors` (and `X-Frame-Options: SAMEORIGIN` when only this server may frame it) come from
+/// the allowed origins of the channel the page will chat on; see ``pageChannel(_:in:)``.
 ///
 /// The files are package resources of ParleyServer (`Widget/Assets`), read once when the server is built.
 struct WidgetRoutes {
@@ -17,40 +20,100 @@ struct WidgetRoutes {
         self.assets = try WidgetAssets.load()
     }
 
-    /// The page's Content-Security-Policy: scripts and styles only from this server, media from anywhere
-    /// (skills send image and video links), connections to this or the configured chat server.
+    /// The page's Content-Security-Policy without its `frame-ancestors`: scripts and styles only from this server,
+    /// media from anywhere (skills send image and video links), connections to this or the configured chat server.
     static let contentSecurityPolicy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src * data: blob:; media-src * data: blob:; "
         + "connect-src 'self' http: https: ws: wss:; object-src 'none'; base-uri 'none'; form-action 'none'"
 
     func register(on router: Router<some RequestContext>) {
-        router.get("/") { _, _ in page() }
-        router.get("/widget") { _, _ in page() }
-        router.get("/widget/{name}") { _, context in
+        router.get("/") { request, _ in page(request) }
+        router.get("/widget") { request, _ in page(request) }
+        router.get("/widget/{name}") { request, context in
             let name = try context.parameters.require("name")
-            if name == "config" { return defaults() }
+            if name == "config" { return try defaults(request) }
             guard let asset = assets.files[name] else { throw HTTPError(.notFound) }
             return Self.response(asset.bytes, type: asset.contentType, extraHeaders: [:])
         }
     }
 
-    private func page() -> Response {
+    private func page(_ request: Request) -> Response {
+        let ancestors = Self.frameAncestors(for: Self.pageChannel(request.uri.queryParameters, in: configuration))
         var headers = HTTPFields()
-        headers[HTTPField.Name("Content-Security-Policy")!] = Self.contentSecurityPolicy
+        headers[HTTPField.Name("Content-Security-Policy")!] =
+            Self.contentSecurityPolicy + "; frame-ancestors " + ancestors.joined(separator: " ")
+        if ancestors == ["'self'"] { headers[HTTPField.Name("X-Frame-Options")!] = "SAMEORIGIN" }
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         return Self.response(assets.page, type: "text/html; charset=utf-8", extraHeaders: headers)
     }
 
-    /// `{"channelId": …, "channelName": …, "maxAttachmentSize": …}`: the first enabled channel without client
-    /// authentication, or `null` when there is none.
-    private func defaults() -> Response {
-        let channel = Self.defaultChannel(in: configuration)
+    // MARK: Framing
+
+    /// The channel a page will chat on, decided as the widget's script decides it: the last `channelId` query
+    /// parameter, else the `channelId` of the `config` query parameter's JSON, else (when both are absent or empty)
+    /// the default channel. `nil` when that channel does not exist or the `config` JSON cannot be read.
+    ///
+    /// A `window.parleyConfig` set by a host page cannot be seen here, but it only exists when the host page loads
+    /// the script itself, where framing does not apply.
+    static func pageChannel(_ query: Parameters, in configuration: ServerConfiguration) -> ChannelConfiguration? {
+        var named: String?
+        if let config = query.get("config") {
+            guard let json = try? JSONValue(parsing: config), case .object = json else { return nil }
+            switch json["channelId"] {
+            case .string(let id)?: named = id
+            case nil, .null?: break
+            default: return nil
+            }
+        }
+        if let last = query.getAll("channelId").last { named = last }
+        guard let named, !named.isEmpty else { return defaultChannel(in: configuration) }
+        return configuration.channel(named)
+    }
+
+    /// The `frame-ancestors` sources for a page that chats on `channel`: `*` when the channel allows any origin,
+    /// else `'self'` and the channel's allowed origins (those that are plain `http(s)://host[:port]` origins; others
+    /// could not match a browser origin anyway). Only `'self'` for no channel or a disabled one.
+    static func frameAncestors(for channel: ChannelConfiguration?) -> [String] {
+        guard let channel, channel.enabled else { return ["'self'"] }
+        if channel.allowedOrigins.contains("*") { return ["*"] }
+        var sources = ["'self'"]
+        for origin in channel.allowedOrigins where isPlainOrigin(origin) && !sources.contains(origin) {
+            sources.append(origin)
+        }
+        return sources
+    }
+
+    /// Whether `origin` is `http(s)://host[:port]` with nothing else: safe to put into a CSP header as it is.
+    static func isPlainOrigin(_ origin: String) -> Bool {
+        origin.wholeMatch(of: /https?:\/\/[A-Za-z0-9.\-]+(:[0-9]{1,5})?/) != nil
+            || origin.wholeMatch(of: /https?:\/\/\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?/) != nil
+    }
+
+    // MARK: Configuration
+
+    /// `{"channelId": …, "channelName": …, "maxAttachmentSize": …, "sessionSecrets": …}` for the channel named by
+    /// the `channelId` query parameter (404 when there is no such channel), or else for the first enabled channel
+    /// without client authentication (`null` members when there is none). `sessionSecrets` says whether the widget
+    /// must get a session secret (`POST /chat/v1/sessions`) before it connects. Any origin may read it
+    /// (`Access-Control-Allow-Origin: *`): it holds nothing secret, and a widget on another origin needs it.
+    private func defaults(_ request: Request) throws(CodedHTTPError) -> Response {
+        let cors: HTTPFields = [HTTPField.Name("Access-Control-Allow-Origin")!: "*"]
+        let channel: ChannelConfiguration?
+        if let named = request.uri.queryParameters.get("channelId"), !named.isEmpty {
+            guard let found = configuration.channel(named) else {
+                throw CodedHTTPError(.notFound, .unknownChannel, "no such channel", headers: cors)
+            }
+            channel = found
+        } else {
+            channel = Self.defaultChannel(in: configuration)
+        }
         let body: JSONValue = [
             "channelId": channel.map { .string($0.id) } ?? .null,
             "channelName": channel.map { .string($0.name) } ?? .null,
             "maxAttachmentSize": configuration.maxAttachmentSize.jsonValue,
+            "sessionSecrets": .bool(channel.map(SessionSecrets.applies(to:)) ?? false),
         ]
-        return Self.response(body.jsonBytes(), type: "application/json", extraHeaders: [:])
+        return Self.response(body.jsonBytes(), type: "application/json", extraHeaders: cors)
     }
 
     /// The channel the widget uses when the page names none: the first enabled, unauthenticated one.
@@ -93,6 +156,7 @@ struct WidgetAssets: Sendable {
             files[name] = File(
                 bytes: Array(try Data(contentsOf: folder.appendingPathComponent(name))), contentType: type)
         }
-        return WidgetAssets(page: Array(try Data(contentsOf: folder.appendingPathComponent("index.html"))), files: files)
+        return WidgetAssets(
+            page: Array(try Data(contentsOf: folder.appendingPathComponent("index.html"))), files: files)
     }
 }

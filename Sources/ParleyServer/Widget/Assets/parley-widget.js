@@ -60,7 +60,7 @@
   var DEFAULTS = {
     URI: null,                     // host[:port] of the chat server; this page's host when absent
     channelId: null,               // the server's first unauthenticated channel when absent (GET /widget/config)
-    userId: null,                  // generated (user-<ms>-<5 digits>) and kept in localStorage when absent
+    userId: null,                  // generated (user-<32 hex digits>) and kept in localStorage when absent
     token: null,                   // a JWT for a client-authenticated channel
     enableSecureConnection: null,  // wss/https; follows this page's scheme when absent
     enableAttachment: true,
@@ -88,7 +88,8 @@
   var BOOLEAN_KEYS = ["enableAttachment", "enableClearMessage", "enableEndConversation", "enableTimestamp",
     "showConnectionStatus", "showTypingStatus", "enableSecureConnection", "waitForAppInfo"];
   var NUMBER_KEYS = ["typingStatusTimeout", "reconnectInterval", "reconnectMaxAttempts", "maxAttachmentSize"];
-  var FINAL_CLOSE_CODES = [1000, 1008, 4001, 4002, 4003, 4004, 4005, 4006, 4010, 4011];
+  var FINAL_CLOSE_CODES = [1000, 1008, 4001, 4002, 4003, 4004, 4005, 4006, 4007, 4008, 4010, 4011];
+  var SESSION_CLOSE_CODES = [4007, 4008];  // session.required, session.invalid: get a new session secret once
 
   function isObject(value) { return value !== null && typeof value === "object" && !Array.isArray(value); }
 
@@ -161,6 +162,12 @@
   var streams = {};              // textStream bubbles by streamId
   var lastDay = null;
   var ui = {};
+  var usesSessionSecrets = false; // /widget/config says the channel binds user ids to session secrets
+  var session = null;            // {userId, sessionSecret} for config.userId on such a channel
+  var sessionRequest = null;     // the POST /chat/v1/sessions under way
+  var sessionRenewed = false;    // a refused secret was replaced since the last open socket
+  var userIdGiven = false;       // the host chose the user id (configuration or setAppInfo)
+  var started = false;           // the server's /widget/config answer is in (or failed)
 
   // --- Small helpers ------------------------------------------------------------------------------
 
@@ -183,8 +190,16 @@
     } catch (e) { return null; }
   }
 
+  /**
+   * `user-` and 128 random bits in hex, from the browser's cryptographic generator. On a channel without
+   * client authentication the user id is the user's credential: it must not be guessable.
+   */
   function generatedUserId() {
-    return "user-" + Date.now() + "-" + String(Math.floor(Math.random() * 100000)).padStart(5, "0");
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    var hex = "";
+    for (var i = 0; i < bytes.length; i++) { hex += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16); }
+    return "user-" + hex;
   }
 
   function storedUserId(channelId) {
@@ -196,6 +211,91 @@
       window.localStorage.setItem(key, made);
       return made;
     } catch (e) { return generatedUserId(); }
+  }
+
+  // --- Session secrets ----------------------------------------------------------------------------
+  // A channel with session secrets binds each user id to a secret the server issues once
+  // (POST /chat/v1/sessions). The pair is kept in localStorage per channel and the secret travels as the
+  // sessionSecret query parameter of the socket and upload URLs.
+
+  function sessionKey() { return "parley.session." + config.channelId; }
+
+  function storedSession() {
+    try {
+      var stored = JSON.parse(window.localStorage.getItem(sessionKey()));
+      if (isObject(stored) && typeof stored.userId === "string" && typeof stored.sessionSecret === "string") {
+        return stored;
+      }
+    } catch (e) { /* no storage, or not JSON */ }
+    return null;
+  }
+
+  function keepSession(pair) {
+    session = pair;
+    try {
+      window.localStorage.setItem(sessionKey(), JSON.stringify(pair));
+      // The user id of the channel, for a later page on a channel without session secrets.
+      window.localStorage.setItem("parley.userId." + config.channelId, pair.userId);
+    } catch (e) { /* kept for this page only */ }
+  }
+
+  function forgetSession() {
+    session = null;
+    try { window.localStorage.removeItem(sessionKey()); } catch (e) { /* nothing kept */ }
+  }
+
+  function needsSession() {
+    return usesSessionSecrets && !config.token && !(session && session.userId === config.userId);
+  }
+
+  /**
+   * Gets the session secret of config.userId (from storage, or by asking the server), then calls `then`.
+   * A user id the widget made and the server already bound elsewhere is replaced by one the server makes; a
+   * user id the host chose is not.
+   */
+  function obtainSession(then) {
+    if (sessionRequest) { return; }
+    var stored = storedSession();
+    if (stored && (stored.userId === config.userId || !config.userId)) {
+      session = stored;
+      config.userId = stored.userId;
+      then();
+      return;
+    }
+    function request(userId) {
+      var url = httpBase() + "/chat/v1/sessions?channelId=" + encodeURIComponent(config.channelId) +
+        (userId ? "&userId=" + encodeURIComponent(userId) : "");
+      return fetch(url, { method: "POST", headers: { Accept: "application/json" } }).then(function (response) {
+        return response.json().catch(function () { return {}; }).then(function (body) {
+          return { status: response.status, body: body };
+        });
+      });
+    }
+    setStatus("connecting");
+    var wanted = config.userId;
+    sessionRequest = request(wanted)
+      .then(function (answer) {
+        if (answer.status === 409 && wanted && !userIdGiven) { return request(null); }
+        return answer;
+      })
+      .then(function (answer) {
+        sessionRequest = null;
+        if (answer.status !== 200 || !isObject(answer.body) || typeof answer.body.sessionSecret !== "string") {
+          var coded = isObject(answer.body) && isObject(answer.body.error) ? answer.body.error : null;
+          var error = coded && typeof coded.code === "string" ? coded
+            : { code: "session.failed", message: "the session request failed with HTTP " + answer.status };
+          throw error;
+        }
+        config.userId = answer.body.userId;
+        keepSession({ userId: answer.body.userId, sessionSecret: answer.body.sessionSecret });
+        then();
+      })
+      .catch(function (error) {
+        sessionRequest = null;
+        setStatus("disconnected");
+        reportError(error && error.code ? error.code : "session.failed",
+          error && error.message ? error.message : String(error));
+      });
   }
 
   function secure() {
@@ -211,7 +311,11 @@
   function httpBase() { return (secure() ? "https://" : "http://") + host(); }
 
   function query() {
-    return "channelId=" + encodeURIComponent(config.channelId) + "&userId=" + encodeURIComponent(config.userId);
+    var text = "channelId=" + encodeURIComponent(config.channelId) + "&userId=" + encodeURIComponent(config.userId);
+    if (usesSessionSecrets && session && session.userId === config.userId) {
+      text += "&sessionSecret=" + encodeURIComponent(session.sessionSecret);
+    }
+    return text;
   }
 
   // --- Bridge -------------------------------------------------------------------------------------
@@ -1176,8 +1280,9 @@
   // --- Connection ---------------------------------------------------------------------------------
 
   function connect() {
-    if (!config.channelId) { return; }
+    if (!config.channelId || !started) { return; }
     if (socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)) { return; }
+    if (needsSession()) { obtainSession(connect); return; }
     clearTimeout(reconnectTimer);
     reconnectTimer = null;
     ended = false;
@@ -1188,6 +1293,7 @@
     opened.addEventListener("open", function () {
       if (socket !== opened) { return; }
       reconnectAttempts = 0;
+      sessionRenewed = false;
       if (config.token) { opened.send(JSON.stringify({ state: { type: "auth", tokenType: "jwt", token: config.token } })); }
       setStatus("connected");
       clearInterval(heartbeatTimer);
@@ -1224,6 +1330,13 @@
       setStatus("disconnected");
       showTyping(false);
       if (ended) { return; }
+      if (SESSION_CLOSE_CODES.indexOf(event.code) >= 0 && usesSessionSecrets && !sessionRenewed) {
+        // The server does not know the stored secret (its data was reset, say): ask for a new one, once.
+        sessionRenewed = true;
+        forgetSession();
+        connect();
+        return;
+      }
       if (FINAL_CLOSE_CODES.indexOf(event.code) >= 0) {
         if (event.code !== 1000) {
           var reason = String(event.reason || "");
@@ -1288,6 +1401,7 @@
     }
     var token = apiKey ? apiKey : null;
     var user = uid ? uid : config.userId;
+    if (uid) { userIdGiven = true; }
     var changed = token !== config.token || user !== config.userId;
     config.token = token;
     config.userId = user;
@@ -1329,13 +1443,20 @@
     if (serverDefaults && typeof serverDefaults.maxAttachmentSize === "number") {
       config.maxAttachmentSize = serverDefaults.maxAttachmentSize;
     }
+    usesSessionSecrets = Boolean(serverDefaults && serverDefaults.sessionSecrets === true &&
+      serverDefaults.channelId === config.channelId);
     if (!config.channelId) {
       notice("No channel to connect to.");
       post({ event: "agentLoaded" });
       reportError("widget.noChannel", "the server has no unauthenticated channel and none was configured");
       return;
     }
-    if (typeof config.userId !== "string" || config.userId === "") { config.userId = storedUserId(config.channelId); }
+    userIdGiven = typeof config.userId === "string" && config.userId !== "";
+    if (!userIdGiven) {
+      var stored = usesSessionSecrets ? storedSession() : null;
+      config.userId = stored ? stored.userId : storedUserId(config.channelId);
+    }
+    started = true;
     post({ event: "agentLoaded" });
     loaded.problems.forEach(function (problem) { reportError("widget.invalidConfiguration", problem); });
     var wait = typeof config.waitForAppInfo === "boolean" ? config.waitForAppInfo : bridgeHandler() !== null;
@@ -1344,8 +1465,9 @@
 
   function boot() {
     buildPage();
-    if (config.channelId) { start(null); return; }
-    fetch(httpBase() + "/widget/config", { headers: { Accept: "application/json" } })
+    // Asked even when the page names the channel: the answer says whether it wants a session secret.
+    var named = config.channelId ? "?channelId=" + encodeURIComponent(config.channelId) : "";
+    fetch(httpBase() + "/widget/config" + named, { headers: { Accept: "application/json" } })
       .then(function (response) { return response.ok ? response.json() : null; })
       .catch(function () { return null; })
       .then(start);
