@@ -112,6 +112,34 @@ struct HostileSocketTests {
         }
     }
 
+    /// On a channel with session secrets, a user id is no longer enough: the socket needs the secret the server
+    /// issued for it (4007 without one, 4008 with a wrong one).
+    @Test func aSessionSecretChannelNeedsTheUsersSecret() async throws {
+        let bound = ChannelConfiguration(id: "bound", skill: .echo, sessionSecrets: true)
+        try await withServer(channels: [bound]) { server in
+            var request = URLRequest(
+                url: URL(string: "http://127.0.0.1:\(server.port)/chat/v1/sessions?channelId=bound&userId=ann")!)
+            request.httpMethod = "POST"
+            let (body, _) = try await URLSession.shared.data(for: request)
+            let secret = try #require(try JSONValue(parsing: body)["sessionSecret"]?.stringValue)
+            let without = try await server.chat(channel: "bound", user: "ann") { socket in
+                try await socket.send(StateFrame.ping)
+                #expect(try await socket.receive() == nil)
+            }
+            #expect(without?.closeCode == .unknown(CloseCode.sessionRequired.rawValue))
+            let wrong = try await server.chat(channel: "bound", user: "ann&sessionSecret=guess") { socket in
+                try await socket.send(StateFrame.ping)
+                #expect(try await socket.receive() == nil)
+            }
+            #expect(wrong?.closeCode == .unknown(CloseCode.sessionInvalid.rawValue))
+            let encoded = try #require(secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            try await server.chat(channel: "bound", user: "ann&sessionSecret=\(encoded)") { socket in
+                try await socket.send(UserMessage.text("it is me", user: "ann"))
+                #expect(try await socket.receiveMessage().payload == .text("it is me"))
+            }
+        }
+    }
+
     /// Opens the agent console's socket, signs in with `key`, returns the server's close frame.
     static func agentSignIn(port: Int, key: String) async throws -> WebSocketCloseFrame? {
         try await WebSocketClient.connect(

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -9,8 +10,10 @@ import NIOWebSocket
 struct ChatSocket {
     let configuration: ServerConfiguration
     let hub: ChatHub
-    /// Failed sign-ins per address (bad tokens), shared with uploads and the agent console.
+    /// Failed sign-ins per address (bad tokens, bad session secrets), shared with uploads and the agent console.
     let signIns: SignInLimiter
+    /// The session secrets of channels that bind user ids to them.
+    let sessions: SessionSecrets
     let logger: Logger
 
     /// What the upgrade request said, and who asked.
@@ -21,12 +24,17 @@ struct ChatSocket {
         var origin: String?
         /// The client's IP address, the key of the failed sign-in limit.
         var peer: String
+        /// The `sessionSecret` query parameter, or the `X-Parley-Session-Secret` header.
+        var sessionSecret: String?
 
         init(_ request: Request, peer: String) {
             self.init(
                 uri: request.uri, authorization: request.headers[.authorization], origin: request.headers[.origin],
                 peer: peer)
+            sessionSecret = request.uri.queryParameters.get("sessionSecret") ?? request.headers[Self.sessionSecretHeader]
         }
+
+        static let sessionSecretHeader = HTTPField.Name("X-Parley-Session-Secret")!
 
         init(uri: URI, authorization: String?, origin: String?, peer: String) {
             channelId = uri.queryParameters.get("channelId")
@@ -116,6 +124,19 @@ struct ChatSocket {
         guard let userId, !userId.isEmpty else {
             let error = ParleyError(.missingField, "the userId query parameter is required")
             return try await refuseOnOpen(error, .policyViolation, &messages, outbound)
+        }
+        if SessionSecrets.applies(to: channel) {
+            do throws(ParleyError) {
+                try signIns.check(upgrade.peer)
+                do throws(ParleyError) {
+                    try await sessions.verify(channel: channel, userId: userId, secret: upgrade.sessionSecret)
+                } catch {
+                    if error.code == .sessionInvalid { signIns.recordFailure(upgrade.peer) }
+                    throw error
+                }
+            } catch {
+                return try await refuseOnOpen(error, nil, &messages, outbound)
+            }
         }
         let key = ConversationKey(channelId: channel.id, userId: userId)
         let socket = UUID()
