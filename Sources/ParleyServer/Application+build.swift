@@ -33,7 +33,8 @@ public func buildApplication(
     let hub = ChatHub(store: store, skills: skills, channels: configuration.channels, logger: logger)
     await hub.recoverPendingInputs()
     let signIns = SignInLimiter(limit: configuration.failedSignInsPerMinute)
-    let socket = ChatSocket(configuration: configuration, hub: hub, signIns: signIns, logger: logger)
+    let socket = ChatSocket(
+        configuration: configuration, hub: hub, signIns: signIns, sessions: sessions, logger: logger)
 
     let router = Router(context: ChatRequestContext.self)
     router.get("/health") { _, _ in "ok" }
