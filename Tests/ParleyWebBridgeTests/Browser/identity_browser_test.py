@@ -11,7 +11,7 @@ OUTPUT_DIR  where to write failure.png when a check fails
 
 Checks: the generated user id is `user-` and 32 hex digits from crypto.getRandomValues (Math.random cannot
 influence it); on a channel with session secrets the widget gets a secret once, keeps it, and sends it with
-the socket and upload URLs; the browser obeys frame-ancestors (a page of another origin may frame the widget
+the socket and upload URLs, and a refused secret (close 4008) makes it start over once; the browser obeys frame-ancestors (a page of another origin may frame the widget
 only when the channel allows it, nobody may frame /agent); the agent console runs under its strict CSP with
 no violation.
 
@@ -111,6 +111,21 @@ def session_secrets(driver, base):
     check(js(driver, "return __fetches.filter(f => f.url.indexOf('/chat/v1/sessions') >= 0).length") == 0,
           "and the secret, without asking again")
     check(("sessionSecret=" + secret) in js(driver, "return __sockets[0]"), "and sends it")
+
+    # A secret the server does not know (here: tampered with) is refused with 4008; the widget asks for a new
+    # session once, and since its user id is bound to the real secret, it starts over with an id from the server.
+    js(driver, "localStorage.setItem('parley.session.sealed', JSON.stringify({userId: arguments[0], "
+               "sessionSecret: 'A'.repeat(43)}))", stored["userId"])
+    driver.get(base + "/?channelId=sealed")
+    wait_until(driver, lambda: js(driver, "return __sockets.length") == 2 and connected(driver),
+               "a second socket after the refused one")
+    sockets = js(driver, "return __sockets")
+    renewed = json.loads(js(driver, "return localStorage.getItem('parley.session.sealed')"))
+    check(len(sockets) == 2 and "sessionSecret=" + "A" * 43 in sockets[0],
+          "the socket with the wrong secret was refused, a second one opened (%s)" % sockets)
+    check(renewed["userId"] != stored["userId"] and USER_ID.fullmatch(renewed["userId"]) is not None
+          and ("sessionSecret=" + urllib.parse.quote(renewed["sessionSecret"], safe="")) in sockets[1],
+          "with a new user id and secret from the server (%s)" % renewed)
 
 
 def frame_loaded(driver, frame, selector):
