@@ -314,7 +314,9 @@ struct AttachmentSecurityTests {
                         let outbound = connection.outbound
                         try await withThrowingTaskGroup(of: Void.self) { sender in
                             sender.addTask {
-                                await replies.firstArrived()
+                                // Ends at the first reply, or when the test's time runs out (cancellation).
+                                for await _ in await replies.firstArrived() {}
+                                try Task.checkCancellation()
                                 try await outbound.write(.init(bytes: body.dropFirst(split)))
                             }
                             await replies.record(try await connection.reply())
@@ -561,16 +563,19 @@ struct AttachmentSecurityTests {
 /// The replies of ``AttachmentSecurityTests/raceTwoUploads(_:users:)`` in arrival order, and a signal for the first.
 actor ReplyLog {
     private(set) var replies: [RawHTTP.Reply] = []
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var waiting: [AsyncStream<Void>.Continuation] = []
 
     func record(_ reply: RawHTTP.Reply) {
         replies.append(reply)
-        for waiter in waiting { waiter.resume() }
+        for waiter in waiting { waiter.finish() }
         waiting = []
     }
 
-    func firstArrived() async {
-        if !replies.isEmpty { return }
-        await withCheckedContinuation { waiting.append($0) }
+    /// A sequence that ends once a reply has arrived; iterating it also ends when the task is cancelled, so that a
+    /// server that never answers fails the test by its timeout instead of hanging it.
+    func firstArrived() -> AsyncStream<Void> {
+        let (signal, continuation) = AsyncStream.makeStream(of: Void.self)
+        if replies.isEmpty { waiting.append(continuation) } else { continuation.finish() }
+        return signal
     }
 }
