@@ -97,9 +97,9 @@ extension ChatClient {
         guard data.count <= limit else {
             throw ParleyError(.attachmentTooLarge, "\(fileName) has \(data.count) bytes; the limit is \(limit)")
         }
-        let url = try configuration.endpoint(
-            "chat/v1/attachments", websocket: false,
-            query: [("channelId", identity.channelId), ("userId", identity.userId)])
+        var query = [("channelId", identity.channelId), ("userId", identity.userId)]
+        if let sessionSecret = configuration.sessionSecret { query.append(("sessionSecret", sessionSecret)) }
+        let url = try configuration.endpoint("chat/v1/attachments", websocket: false, query: query)
         let uploaded = try await uploader.upload(
             data, fileName: fileName, mimeType: mimeType, to: url, token: try await currentToken(), progress: progress)
         let attachment = Attachment(

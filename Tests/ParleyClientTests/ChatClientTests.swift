@@ -104,7 +104,7 @@ struct ChatClientTests {
     @Test func aUserWithoutIdGetsARandomOne() {
         let configuration = ChatClient.Configuration(url: URL(string: "https://example.com")!, channelId: "c")
         let other = ChatClient.Configuration(url: URL(string: "https://example.com")!, channelId: "c")
-        #expect(configuration.userId.wholeMatch(of: /user-\d+-\d{5}/) != nil)
+        #expect(configuration.userId.wholeMatch(of: /user-[0-9a-f]{32}/) != nil, "128 random bits")
         #expect(configuration.userId != other.userId)
     }
 

@@ -162,10 +162,15 @@ extension ChatClient {
             self.tokenProvider = tokenProvider
         }
 
-        /// A random user id in the shape of Oracle's Web SDK: `user-<milliseconds>-<5 digits>`.
+        /// A random user id: `user-` and 128 bits from the system's cryptographic generator, as 32 hex digits.
+        ///
+        /// On a channel without client authentication the user id is the credential that reads the conversation,
+        /// so it must not be guessable; Oracle's Web SDK shape (`user-<milliseconds>-<5 digits>`) has about 17 bits
+        /// of chance in it.
         static func randomUserId() -> String {
-            let milliseconds = Int(Date().timeIntervalSince1970 * 1000)
-            return "user-\(milliseconds)-\(String(Int.random(in: 0..<100_000)).leftPadded(to: 5))"
+            var generator = SystemRandomNumberGenerator()
+            let halves: [UInt64] = [generator.next(), generator.next()]
+            return "user-" + halves.map { String($0, radix: 16).leftPadded(to: 16) }.joined()
         }
 
         /// The chat socket's URL for a channel and user, with ``sessionSecret`` when there is one.

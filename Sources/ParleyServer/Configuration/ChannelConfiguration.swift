@@ -28,7 +28,7 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
     public var attachmentTypes: [String]
     /// Whether user ids are bound to server-issued session secrets (`docs/security.md`): a socket or upload must
     /// give the secret `POST /chat/v1/sessions` issued for its user id. Default `false`, because Oracle's own
-    /// client SDKs cannot present one.
+    /// client SDKs cannot present one. Ignored on a client-authenticated channel, whose tokens name the user.
     public var sessionSecrets: Bool
     /// The skill this channel routes to.
     public var skill: SkillReference
