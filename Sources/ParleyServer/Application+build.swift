@@ -59,7 +59,13 @@ public func buildApplication(
         router.get("/agent") { _, _ in AgentConsolePage.response() }
     }
     let socketResponder = sockets.buildResponder()
-    let connections = ConnectionCount(limit: configuration.maxConnections ?? ConnectionCount.defaultLimit())
+    // Never more connections than descriptors: at the descriptor limit accept() fails and NIO retries it at once.
+    let descriptorLimit = ConnectionCount.defaultLimit()
+    if let asked = configuration.maxConnections, asked > descriptorLimit {
+        logger.warning(
+            "maxConnections \(asked) is above what the descriptor limit allows; taking \(descriptorLimit) instead")
+    }
+    let connections = ConnectionCount(limit: min(configuration.maxConnections ?? descriptorLimit, descriptorLimit))
     let server = HTTPServerBuilder { responder in
         ChatServerChannel(
             base: HTTP1WebSocketUpgradeChannel(

@@ -65,9 +65,12 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let refusal: @Sendable (ChatSocket.Upgrade) -> ParleyError?
-    /// Succeeds with true when the gate refuses the request, false when it lets it pass or the channel closes first.
+    /// Succeeds with true when there is nothing for hummingbird-websocket to handle (the gate refused the request,
+    /// or the connection closed before it sent one, such as one the header timeout dropped), false when it lets a
+    /// request pass.
     let decided: EventLoopPromise<Bool>
     private var refused = false
+    private var sawHead = false
 
     init(refusal: @escaping @Sendable (ChatSocket.Upgrade) -> ParleyError?, decided: EventLoopPromise<Bool>) {
         self.refusal = refusal
@@ -75,13 +78,16 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        decided.succeed(refused)
+        decided.succeed(refused || !sawHead)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
         if refused { return }  // the rest of a refused request
-        if case .head = part { context.triggerUserOutboundEvent(ConnectionGuard.HeadReceived(), promise: nil) }
+        if case .head = part {
+            sawHead = true
+            context.triggerUserOutboundEvent(ConnectionGuard.HeadReceived(), promise: nil)
+        }
         guard case .head(let head) = part, head.headers["upgrade"].first?.lowercased() == "websocket",
             let error = refusal(
                 .init(
