@@ -258,8 +258,8 @@ public actor ChatHub {
             return JSONValue.object(object.removing("sequence")).jsonString()
         }
         for socket in targets {
-            for text in socket.parley ? withSequence : plain where !socket.outbox.send(text) {
-                break
+            for text in socket.parley ? withSequence : plain {
+                guard socket.outbox.send(text) else { break }  // closed, or closing as too slow
             }
         }
     }
