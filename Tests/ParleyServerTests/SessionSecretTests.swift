@@ -70,6 +70,17 @@ struct SessionSecretTests {
         }
     }
 
+    /// Each session stores a row: one address gets 30 a minute, then `429 server.rateLimited`.
+    @Test func issuingIsLimitedPerAddress() async throws {
+        try await withServer(channels: Self.channels) { server in
+            var statuses: [Int] = []
+            for _ in 0..<31 { statuses.append(try await Self.post(server, "channelId=anyone").status) }
+            #expect(statuses == Array(repeating: 200, count: 30) + [429])
+            let refused = try await Self.post(server, "channelId=anyone")
+            #expect(refused.json?["error"]?["code"]?.stringValue == "server.rateLimited")
+        }
+    }
+
     @Test func aUserIdIsBoundOnFirstUseAndRefusedAfterwards() async throws {
         try await withServer(channels: Self.channels) { server in
             let bound = try await Self.post(server, "channelId=sealed&userId=alice%20smith")

@@ -45,6 +45,13 @@ final class SignInLimiter: Sendable {
         }
     }
 
+    /// Refuses like ``check(_:)``, and otherwise counts the attempt at once: for attempts that cost the server
+    /// whether or not they succeed, such as issuing a session (each one stores a row).
+    func admit(_ address: String) throws(ParleyError) {
+        try check(address)
+        recordFailure(address)
+    }
+
     /// Counts a failed sign-in from `address`.
     func recordFailure(_ address: String) {
         let now = now()

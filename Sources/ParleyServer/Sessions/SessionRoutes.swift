@@ -21,22 +21,28 @@ import NIOCore
 struct SessionRoutes {
     let configuration: ServerConfiguration
     let sessions: SessionSecrets
+    /// Sessions issued per address and minute: each binds a row in `sessions.sqlite`, so a flood of requests must
+    /// not grow it without bound. 30 a minute, far more than a person opening chats needs.
+    var issuances = SignInLimiter(limit: 30)
 
     /// The preflight's answer: `POST`, with a `Content-Type` if the page sends one.
     static let cors = CORS(methods: [.post], allowedHeaders: ["content-type"])
 
-    func register(on router: Router<some RequestContext>) {
-        router.post("/chat/v1/sessions") { request, _ in try issue(request) }
+    func register(on router: Router<some RemoteAddressRequestContext>) {
+        router.post("/chat/v1/sessions") { request, context in
+            try issue(request, peer: context.remoteAddress?.ipAddress ?? "unknown")
+        }
         router.on("/chat/v1/sessions", method: .options) { request, _ in
             try Self.cors.preflight(request, allowedOrigins: try channel(of: request).allowedOrigins)
         }
     }
 
-    private func issue(_ request: Request) throws(CodedHTTPError) -> Response {
+    private func issue(_ request: Request, peer: String) throws(CodedHTTPError) -> Response {
         let channel = try channel(of: request)
         let cors = CORS.responseHeaders(for: request, allowedOrigins: channel.allowedOrigins)
         let issued: SessionSecrets.Issued
         do {
+            try issuances.admit(peer)
             issued = try sessions.issue(channel: channel, userId: request.uri.queryParameters.get("userId"))
         } catch {
             throw CodedHTTPError(Self.status(of: error.code), error, headers: cors)
@@ -71,6 +77,7 @@ struct SessionRoutes {
         case .sessionNotOffered: .notFound
         case .sessionUserBound: .conflict
         case .invalidValue: .badRequest
+        case .rateLimited: .tooManyRequests
         default: .internalServerError
         }
     }
