@@ -79,19 +79,12 @@ struct AuthenticationTests {
     /// The upgrade is refused before the socket opens, with 401 and the reason.
     @Test func aBadHeaderIsRefusedAtTheUpgrade() async throws {
         try await withServer(channels: [Self.secured]) { server in
-            let url = URL(
-                string: "http://127.0.0.1:\(server.port)/chat/v1/chats/sockets/websdk?channelId=secured&userId=alice")!
             for (authorization, code) in [
                 ("Bearer \(Self.token(secret: "wrong"))", ParleyError.Code.invalidToken),
                 ("Basic YWxpY2U6cHc=", .invalidToken), ("Bearer \(Self.unsigned(alg: "none"))", .invalidToken),
                 ("Bearer \(Self.token(issuedAgo: 3600, lifetime: 1800))", .tokenExpired),
             ] {
-                var request = URLRequest(url: url)
-                request.setValue("websocket", forHTTPHeaderField: "Upgrade")
-                request.setValue("Upgrade", forHTTPHeaderField: "Connection")
-                request.setValue("13", forHTTPHeaderField: "Sec-WebSocket-Version")
-                request.setValue("dGhlIHNhbXBsZSBub25jZQ==", forHTTPHeaderField: "Sec-WebSocket-Key")
-                request.setValue(authorization, forHTTPHeaderField: "Authorization")
+                let request = server.upgradeRequest(channel: "secured", user: "alice", authorization: authorization)
                 let (body, response) = try await URLSession.shared.data(for: request)
                 #expect((response as? HTTPURLResponse)?.statusCode == 401, "\(authorization)")
                 let message = try JSONValue(parsing: body)["error"]?["message"]?.stringValue
@@ -142,15 +135,8 @@ struct AuthenticationTests {
     /// A signed token whose `exp` is 1e300 in the upgrade header: refused with 401, and the server goes on serving.
     @Test func aHugeExpiryInTheUpgradeHeaderIsRefusedAndTheServerLives() async throws {
         try await withServer(channels: [Self.secured]) { server in
-            let url = URL(
-                string: "http://127.0.0.1:\(server.port)/chat/v1/chats/sockets/websdk?channelId=secured&userId=alice")!
-            var request = URLRequest(url: url)
-            request.setValue("websocket", forHTTPHeaderField: "Upgrade")
-            request.setValue("Upgrade", forHTTPHeaderField: "Connection")
-            request.setValue("13", forHTTPHeaderField: "Sec-WebSocket-Version")
-            request.setValue("dGhlIHNhbXBsZSBub25jZQ==", forHTTPHeaderField: "Sec-WebSocket-Key")
             let huge = Self.signed(issuedAt: Date().timeIntervalSince1970, expiresAt: 1e300)
-            request.setValue("Bearer \(huge)", forHTTPHeaderField: "Authorization")
+            let request = server.upgradeRequest(channel: "secured", user: "alice", authorization: "Bearer \(huge)")
             let (body, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 401)
             #expect(try JSONValue(parsing: body)["error"]?["code"]?.stringValue == "auth.invalidToken")

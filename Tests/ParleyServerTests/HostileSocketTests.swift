@@ -90,18 +90,11 @@ struct HostileSocketTests {
         let secured = ChannelConfiguration(
             id: "secured", secret: "s3cret", clientAuthenticationEnabled: true, skill: .echo)
         try await withServer(channels: [secured], configure: { $0.failedSignInsPerMinute = 3 }) { server in
-            let url = URL(
-                string: "http://127.0.0.1:\(server.port)/chat/v1/chats/sockets/websdk?channelId=secured&userId=alice")!
             let good = ChannelToken.mint(channelId: "secured", userId: "alice", secret: "s3cret", lifetime: 600)
             let bad = ChannelToken.mint(channelId: "secured", userId: "alice", secret: "guess", lifetime: 600)
             var statuses: [Int] = []
             for token in [bad, bad, bad, good] {
-                var request = URLRequest(url: url)
-                request.setValue("websocket", forHTTPHeaderField: "Upgrade")
-                request.setValue("Upgrade", forHTTPHeaderField: "Connection")
-                request.setValue("13", forHTTPHeaderField: "Sec-WebSocket-Version")
-                request.setValue("dGhlIHNhbXBsZSBub25jZQ==", forHTTPHeaderField: "Sec-WebSocket-Key")
-                request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                let request = server.upgradeRequest(channel: "secured", user: "alice", authorization: "Bearer \(token)")
                 let (body, response) = try await URLSession.shared.data(for: request)
                 statuses.append((response as? HTTPURLResponse)?.statusCode ?? 0)
                 if statuses.count == 4 {

@@ -36,6 +36,20 @@ struct TestServer: Sendable {
         return url
     }
 
+    /// A WebSocket upgrade request for the chat socket with an `Authorization` header, to send over plain HTTP and
+    /// see the server's refusal (a client library hides the status of a refused upgrade).
+    func upgradeRequest(channel: String, user: String, authorization: String) -> URLRequest {
+        var request = URLRequest(
+            url: URL(
+                string: "http://127.0.0.1:\(port)/chat/v1/chats/sockets/websdk?channelId=\(channel)&userId=\(user)")!)
+        request.setValue("websocket", forHTTPHeaderField: "Upgrade")
+        request.setValue("Upgrade", forHTTPHeaderField: "Connection")
+        request.setValue("13", forHTTPHeaderField: "Sec-WebSocket-Version")
+        request.setValue("dGhlIHNhbXBsZSBub25jZQ==", forHTTPHeaderField: "Sec-WebSocket-Key")
+        request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        return request
+    }
+
     /// Opens a chat socket and runs `body` with it; returns the server's close frame, if any.
     @discardableResult
     func chat(
