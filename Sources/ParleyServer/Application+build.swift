@@ -38,7 +38,7 @@ public func buildApplication(
 
     let router = Router(context: ChatRequestContext.self)
     router.get("/health") { _, _ in "ok" }
-    AttachmentRoutes(configuration: configuration, signIns: signIns).register(on: router)
+    AttachmentRoutes(configuration: configuration, signIns: signIns, sessions: sessions).register(on: router)
     SessionRoutes(configuration: configuration, sessions: sessions).register(on: router)
     if let gms = configuration.gmsSimulator {
         GMSSimulator(configuration: gms, server: configuration).register(on: router)

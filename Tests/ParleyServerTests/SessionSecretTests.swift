@@ -81,6 +81,25 @@ struct SessionSecretTests {
         }
     }
 
+    /// An upload on a channel with session secrets needs the user's secret, as the socket does.
+    @Test func uploadsNeedTheUsersSecret() async throws {
+        try await withServer(channels: Self.channels) { server in
+            let secret = try #require(try await Self.post(server, "channelId=anyone&userId=u1").json?["sessionSecret"])
+            func upload(_ headers: [String: String]) async throws -> (Int, String?) {
+                let upload = try await AttachmentTests.upload(
+                    server, channel: "anyone", fileName: "menu.png", type: "image/png", size: 256,
+                    content: UploadFixture.png, headers: headers)
+                return (upload.status, try? JSONValue(parsing: upload.body)["error"]?["code"]?.stringValue)
+            }
+            let without = try await upload([:])
+            #expect(without.0 == 401 && without.1 == "session.required", "\(without)")
+            let wrong = try await upload(["X-Parley-Session-Secret": "guess"])
+            #expect(wrong.0 == 401 && wrong.1 == "session.invalid", "\(wrong)")
+            let right = try await upload(["X-Parley-Session-Secret": try #require(secret.stringValue)])
+            #expect(right.0 == 200, "\(right)")
+        }
+    }
+
     @Test func aUserIdIsBoundOnFirstUseAndRefusedAfterwards() async throws {
         try await withServer(channels: Self.channels) { server in
             let bound = try await Self.post(server, "channelId=sealed&userId=alice%20smith")
@@ -152,7 +171,9 @@ struct SessionSecretTests {
         #expect(await code("bob", "") == .sessionRequired)
         #expect(await code("carol", issued.sessionSecret) == .sessionRequired, "an unbound user id")
         #expect(await code("bob", issued.sessionSecret + "x") == .sessionInvalid)
-        #expect(await code("bob", String(issued.sessionSecret.dropLast()) + "A") != nil)
+        // One character changed (to another character: a secret may end in "A" already).
+        let tampered = String(issued.sessionSecret.dropLast()) + (issued.sessionSecret.last == "A" ? "B" : "A")
+        #expect(await code("bob", tampered) == .sessionInvalid)
         #expect(await code("bob", issued.sessionSecret, on: Self.channels[4]) == .sessionRequired, "another channel")
         // Channels without session secrets, and authenticated ones, ask for nothing.
         #expect(await code("bob", nil, on: Self.open) == nil)

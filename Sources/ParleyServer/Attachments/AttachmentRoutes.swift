@@ -23,6 +23,8 @@ struct AttachmentRoutes {
     let configuration: ServerConfiguration
     /// Failed token checks per address (shared with the sockets).
     let signIns: SignInLimiter
+    /// The session secrets of channels that bind user ids to them: an upload needs the user's, as the socket does.
+    let sessions: SessionSecrets
     /// Uploads at once and per minute.
     let uploads: UploadLimiter
     /// The attachments folder and the users' usage.
@@ -32,13 +34,15 @@ struct AttachmentRoutes {
     /// - Parameters:
     ///   - configuration: The server configuration.
     ///   - signIns: Failed token checks per address.
+    ///   - sessions: The session secrets (`sessionSecret` query parameter or `X-Parley-Session-Secret` header).
     ///   - now: The clock of the upload rate limit, injected for tests.
     init(
-        configuration: ServerConfiguration, signIns: SignInLimiter,
+        configuration: ServerConfiguration, signIns: SignInLimiter, sessions: SessionSecrets,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.configuration = configuration
         self.signIns = signIns
+        self.sessions = sessions
         self.uploads = UploadLimiter(
             maxConcurrent: configuration.maxConcurrentUploads,
             maxConcurrentPerUser: configuration.maxConcurrentUploadsPerUser,
@@ -106,6 +110,9 @@ struct AttachmentRoutes {
         async throws -> Response
     {
         let userId = try uploader(of: request, on: channel, peer: context.peer)
+        if SessionSecrets.applies(to: channel) {
+            try await verifySession(of: request, userId: userId, on: channel, peer: context.peer)
+        }
         let limit = configuration.maxAttachmentSize
         let declaredSize = header("x-oda-meta-file-size", in: request).flatMap { Int($0) }
         if let declaredSize, declaredSize > limit {
@@ -193,6 +200,27 @@ struct AttachmentRoutes {
         let claims = try verifiedToken(
             ChannelToken.bearerToken(in: request.headers[.authorization]), on: channel, userId: userId, peer: peer)
         return claims.userId
+    }
+
+    /// Checks the session secret of an upload on a channel with session secrets: `401` without the user's secret,
+    /// a wrong one counted against `peer`; `429` when `peer` has failed too often.
+    private func verifySession(of request: Request, userId: String, on channel: ChannelConfiguration, peer: String)
+        async throws(CodedHTTPError)
+    {
+        do {
+            try signIns.check(peer)
+        } catch {
+            throw CodedHTTPError(.tooManyRequests, error, headers: [.retryAfter: "60"])
+        }
+        let secret =
+            request.uri.queryParameters.get("sessionSecret")
+            ?? request.headers[ChatSocket.Upgrade.sessionSecretHeader]
+        do throws(ParleyError) {
+            try await sessions.verify(channel: channel, userId: userId, secret: secret)
+        } catch {
+            if error.code == .sessionInvalid { signIns.recordFailure(peer) }
+            throw CodedHTTPError(.unauthorized, error)
+        }
     }
 
     /// The claims of `token` for `channel`; `401` when it is missing or bad (a bad one counted against `peer`),
