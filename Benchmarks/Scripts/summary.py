@@ -17,6 +17,8 @@ METRICS = [
     ("server.throughput", "server", "msg/s", "msg/s", 1, "server (raw WebSocket echo)", "raw WebSocket echo", True, None),
     ("server.p99", "server", "p99_us", "ms", 1000, "server (raw WebSocket echo)", "raw WebSocket echo", False, None),
     ("connection.memory", "connection", "KiB", "KiB", 1, "connection (raw WebSocket echo)", "raw WebSocket echo", False, None),
+    ("upload.chat.p99", "upload.chat", "p99_us", "us", 1, "upload.chat (no uploads)", "chat without uploads", False, "<= 1.5x"),
+    ("upload.throughput", "upload.chat", "MiB/s", "MiB/s", 1, None, None, True, None),
     ("voiceflow.transitions", "voiceflow.transitions", "/s", "/s", 1, None, None, True, None),
     ("voiceflow.validate1000", "voiceflow.validate1000", "us", "ms", 1000, None, None, False, None),
     ("transcript.load10k", "transcript.load10k", "us", "ms", 1000, "transcript.load10k (JSONSerialization)", "JSONSerialization", False, None),

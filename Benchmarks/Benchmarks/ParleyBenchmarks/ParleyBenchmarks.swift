@@ -5,6 +5,7 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     CodecBenchmarks.register()
     SocketBenchmarks.register()
+    UploadBenchmarks.register()
     StorageBenchmarks.register()
     VoiceFlowBenchmarks.register()
     TranscriptBenchmarks.register()

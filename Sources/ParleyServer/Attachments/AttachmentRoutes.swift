@@ -141,8 +141,12 @@ struct AttachmentRoutes {
         let used = await store.usage(channelId: channel.id, userId: userId)
         if used + (declaredSize ?? 1) > quota { throw quotaExceeded() }
 
+        // One read per turn of the event loop for this connection, so that the chats sharing the loop wait for at
+        // most one chunk of each upload, not four.
+        try? await context.channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1).get()
         let receiver = UploadReceiver(maximumSize: limit, quotaLeft: quota - used)
-        let received = try await receiver.receive(
+        let received = try await onUploadThread {
+            try await receiver.receive(
             request.body, boundary: boundary, into: store,
             checkHeaders: { part throws(CodedHTTPError) in
                 if let given = part.givenName, given.utf8.count > AttachmentName.maximumBytes {
@@ -162,6 +166,7 @@ struct AttachmentRoutes {
                 }
                 return type
             })
+        }
         guard await store.reserve(received.size, channelId: channel.id, userId: userId, quota: quota) else {
             await store.discard(received.path)
             throw quotaExceeded()
@@ -322,7 +327,7 @@ struct AttachmentRoutes {
             .contentDisposition: AttachmentName.contentDisposition(inline: Self.isInline(type), name: fileName),
             .cacheControl: isProtected ? "private, no-store" : "private, max-age=86400",
         ]
-        headers.append(contentsOf: cors)
+        headers.append(contentsOf: cors.isEmpty ? [.vary: "Origin"] : cors)
         let size = Int(info.size)
         return Response(
             status: .ok, headers: headers,

@@ -94,14 +94,12 @@ actor AttachmentStore {
 
     // MARK: Files
 
-    /// A new, empty file for an upload in progress.
-    func newUploadFile() async throws -> (FilePath, WriteFileHandle) {
-        try await fileSystem.createDirectory(at: uploadsFolder, withIntermediateDirectories: true, permissions: nil)
+    /// A new, empty file for an upload in progress, written on the ``UploadThread``.
+    nonisolated func newUploadFile() async throws -> (FilePath, UploadFile) {
+        try await FileSystem.shared.createDirectory(
+            at: uploadsFolder, withIntermediateDirectories: true, permissions: nil)
         let path = uploadsFolder.appending("\(AttachmentID.random()).part")
-        let handle = try await fileSystem.openFile(
-            forWritingAt: path,
-            options: .init(existingFile: .none, newFile: .init(permissions: nil, transactionalCreation: false)))
-        return (path, handle)
+        return (path, try await UploadFile.create(at: path.string))
     }
 
     /// Removes an upload in progress that will not be stored.

@@ -59,7 +59,7 @@ struct UploadReceiver {
         parser.onBody = { chunk in state.body(&chunk) }
         parser.onPartComplete = { state.partComplete() }
 
-        var file: (path: FilePath, handle: WriteFileHandle)?
+        var file: (path: FilePath, handle: UploadFile)?
         var written: Int64 = 0
         var type: String?
         var headersChecked = false
@@ -96,6 +96,10 @@ struct UploadReceiver {
                 if let open = file, state.pending.readableBytes >= Self.writeThreshold || state.attachmentFinished {
                     written += try await write(&state.pending, to: open.handle, at: written)
                 }
+                // When the body arrives faster than it is parsed, the next chunk is there at once and this task
+                // would keep its thread from chunk to chunk; let the other uploads (and, where there is no upload
+                // thread, the chats) queued behind it run first.
+                await Task.yield()
             }
             guard let part = state.attachment, state.attachmentFinished else {
                 throw CodedHTTPError(
@@ -108,25 +112,24 @@ struct UploadReceiver {
             }
             guard let open = file, let type else { throw CodedHTTPError(.internalServerError, .internalError, "") }
             written += try await write(&state.pending, to: open.handle, at: written)
-            try await open.handle.close()
+            await open.handle.close()
             file = nil
             return Received(path: open.path, size: Int(written), givenName: part.givenName, type: type)
         } catch {
             if let file {
-                try? await file.handle.close()
+                await file.handle.close()
                 await store.discard(file.path)
             }
             throw error
         }
     }
 
-    private func write(_ pending: inout ByteBuffer, to handle: WriteFileHandle, at offset: Int64) async throws
-        -> Int64
-    {
+    private func write(_ pending: inout ByteBuffer, to file: UploadFile, at offset: Int64) async throws -> Int64 {
         let count = pending.readableBytes
         guard count > 0 else { return 0 }
-        try await handle.write(contentsOf: pending, toAbsoluteOffset: offset)
-        pending.clear()
+        try await file.write(pending, at: offset)
+        // A new buffer: the one written may still be referenced by the write until it returns.
+        pending = ByteBuffer()
         return Int64(count)
     }
 
