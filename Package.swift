@@ -126,6 +126,7 @@ let package = Package(
             dependencies: [
                 "ParleyServer",
                 "ParleyTesting",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

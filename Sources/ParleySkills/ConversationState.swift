@@ -13,21 +13,16 @@ public struct ConversationState: JSONConvertible, Codable, Hashable {
     public var variables: JSONObject
     /// The user's profile from the last profile update (`profile`); kept when a session closes.
     public var profile: Profile?
-    /// Set by a skill that hands the conversation to a live agent (`handOff`); the server queues the conversation
-    /// for the agents and clears it.
-    public var handOff: Bool
     /// Members this version does not know, written back unchanged (a server may keep its own data here).
     public var extra: JSONObject
 
     /// Creates a state; the defaults are those of a conversation that has not started.
     public init(
-        state: String? = nil, variables: JSONObject = [:], profile: Profile? = nil, handOff: Bool = false,
-        extra: JSONObject = [:]
+        state: String? = nil, variables: JSONObject = [:], profile: Profile? = nil, extra: JSONObject = [:]
     ) {
         self.state = state
         self.variables = variables
         self.profile = profile
-        self.handOff = handOff
         self.extra = extra
     }
 
@@ -37,7 +32,6 @@ public struct ConversationState: JSONConvertible, Codable, Hashable {
         state = try reader.optional("state")
         variables = try reader.optional("variables", default: [:])
         profile = try reader.optional("profile")
-        handOff = try reader.optional("handOff", default: false)
         extra = reader.rest
     }
 
@@ -47,7 +41,6 @@ public struct ConversationState: JSONConvertible, Codable, Hashable {
         if let state { object.append("state", .string(state)) }
         object.append("variables", .object(variables))
         if let profile { object.append("profile", profile.jsonValue) }
-        if handOff { object.append("handOff", true) }
         object.append(contentsOf: extra)
         return .object(object)
     }
@@ -56,7 +49,7 @@ public struct ConversationState: JSONConvertible, Codable, Hashable {
 extension Profile {
     /// This profile with what `update` sets: a member the update leaves out keeps its value; properties and
     /// unknown members are merged, the update's winning.
-    func updated(with update: Profile) -> Profile {
+    public func updated(with update: Profile) -> Profile {
         var merged = self
         if let value = update.givenName { merged.givenName = value }
         if let value = update.surname { merged.surname = value }

@@ -16,4 +16,10 @@ extension ParleyError.Code {
     public static let skillUnknownVariable: Self = "skill.unknownVariable"
     /// A skill definition file cannot be read.
     public static let skillUnreadable: Self = "skill.unreadable"
+
+    // MARK: Running a skill
+
+    /// A conversation's stored state cannot be decoded (written by another version, or edited by hand): the
+    /// conversation starts again, and the server logs why and tells the user.
+    public static let skillStateUnreadable: Self = "skill.stateUnreadable"
 }

@@ -4,8 +4,7 @@ public import Foundation
 ///
 /// ```swift
 /// let skill = try ScriptedSkill(contentsOf: URL(fileURLWithPath: "pizza.json"))
-/// var state = ConversationState()
-/// let replies = try await skill.respond(to: .message(.text("menu")), state: &state)
+/// let response = try await skill.respond(to: .message(.text("menu")), in: SkillContext(channelId: "web", userId: "ada"))
 /// ```
 ///
 /// How a message is answered:
@@ -56,12 +55,9 @@ public struct ScriptedSkill: Skill {
 
     /// Answers one input; see the type's documentation for the order of evaluation.
     /// - Throws: ``ParleyError`` with code ``ParleyError/Code/skillFailed`` when a response cannot be made (for
-    ///   example a placeholder turned a response into an invalid payload); `state` is then left unchanged.
-    public func respond(to input: SkillInput, state: inout ConversationState) async throws(ParleyError)
-        -> [MessagePayload]
-    {
-        var conversation = state
-        let replies: [MessagePayload]
+    ///   example a placeholder turned a response into an invalid payload); nothing changes then.
+    public func respond(to input: SkillInput, in context: SkillContext) async throws(ParleyError) -> SkillResponse {
+        var conversation = context.state
         switch input {
         case .profile(let profile):
             let previousLanguage = conversation.profile?.languageTag
@@ -71,15 +67,13 @@ public struct ScriptedSkill: Skill {
                 conversation.state = nil
                 conversation.variables = [:]
             }
-            replies = []
+            return SkillResponse(messages: [], state: conversation)
         case .message(let payload):
             var turn = Turn(definition: definition, conversation: conversation, input: payload)
             try turn.run()
-            conversation = turn.conversation
-            replies = turn.replies
+            return SkillResponse(
+                messages: turn.replies, state: turn.conversation, handOff: turn.handOff, endsConversation: turn.ended)
         }
-        state = conversation
-        return replies
     }
 }
 
@@ -89,6 +83,10 @@ private struct Turn {
     var conversation: ConversationState
     let input: MessagePayload
     var replies: [MessagePayload] = []
+    /// Whether a transition hands the conversation to an agent.
+    var handOff = false
+    /// Whether the session ended.
+    var ended = false
     /// What placeholders see; `variables` follows ``conversation``.
     var scope: Scope
 
@@ -229,7 +227,7 @@ private struct Turn {
             scope.variables = conversation.variables
         }
         try say(transition.say, at: path.appending(.key("say")))
-        if transition.handOff { conversation.handOff = true }
+        if transition.handOff { handOff = true }
         if transition.end || input.content == .closeSession {
             endSession()
         } else if let goto = transition.goto {
@@ -257,6 +255,7 @@ private struct Turn {
     /// Sends `sessionClosed` and forgets the conversation's state and variables.
     private mutating func endSession() {
         replies.append(MessagePayload(.sessionClosed))
+        ended = true
         conversation.state = nil
         conversation.variables = [:]
     }

@@ -64,10 +64,10 @@ struct PizzaConversationTests {
             let stored = try await SQLiteConversationStore(
                 url: server.dataDirectory.appendingPathComponent("parley.sqlite")
             )
-            .messages(for: ConversationKey(channelId: "pizza", userId: "guest"), after: 0)
+            .messages(for: ConversationKey(channelId: "pizza", userId: "guest"), after: .sequence(0))
             #expect(stored.map(\.sequence) == Array(1...stored.count))
             #expect(stored.filter { $0.direction == .user }.count == 6)
-            #expect(stored.first?.frame["profile"]?["givenName"] == "First")
+            #expect(stored.first?.wireFrame["profile"]?["givenName"] == "First")
         }
     }
 

@@ -67,7 +67,7 @@ struct ReliabilityTests {
             }
             let stored = try await SQLiteConversationStore(
                 url: server.dataDirectory.appendingPathComponent("parley.sqlite")
-            ).messages(for: ConversationKey(channelId: "echo", userId: "ann"), after: 0)
+            ).messages(for: ConversationKey(channelId: "echo", userId: "ann"), after: .sequence(0))
             #expect(stored.filter { $0.direction == .user }.count == 2)
         }
     }
@@ -126,7 +126,7 @@ struct ReliabilityTests {
         let store = try SQLiteConversationStore(url: data.appendingPathComponent("parley.sqlite"))
         var message = UserMessage(payload: .text("left behind"), userId: "dee")
         message.clientMessageId = "x1"
-        _ = try await store.receive(message.jsonValue, clientMessageId: "x1", for: key, at: Date())
+        _ = try await store.receive(.message(message), for: key, at: Date())
         let pending = try await store.pending(for: key)
         #expect(pending?.inputs.map(\.clientMessageId) == ["x1"])
         #expect(pending?.conversation.lastSequence == 1)

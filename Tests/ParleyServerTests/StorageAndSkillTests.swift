@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Hummingbird
 import Testing
 
@@ -10,6 +11,12 @@ import Testing
 
 @Suite("Storage and skills", .serialized, .timeLimit(.minutes(3)))
 struct StorageAndSkillTests {
+    static func input(_ text: String, id: String?) -> InputFrame {
+        var message = UserMessage(payload: .text(text))
+        message.clientMessageId = id
+        return .message(message)
+    }
+
     /// Writes from many conversations at once go through group commit: every one is stored once, in order per
     /// conversation, and a write that fails (an answer for a conversation that does not exist) fails alone.
     @Test func concurrentWritesAreAllStoredAndAFailingOneFailsAlone() async throws {
@@ -25,21 +32,20 @@ struct StorageAndSkillTests {
                 group.addTask {
                     for number in 1...10 {
                         let received = try await store.receive(
-                            ["text": .string("\(number)")], clientMessageId: "\(key.userId)-\(number)", for: key,
-                            at: Date())
+                            Self.input("\(number)", id: "\(key.userId)-\(number)"), for: key, at: Date())
                         #expect(received == ReceivedInput(sequence: number, duplicate: false))
                     }
                 }
             }
             group.addTask {
                 await #expect(throws: ParleyError.self) {
-                    try await store.answer(1, with: [], state: [:], in: ghost, at: Date())
+                    try await store.answer(1, with: [], state: ConversationState(), in: ghost, at: Date())
                 }
             }
             try await group.waitForAll()
         }
         for key in keys {
-            let messages = try await store.messages(for: key, after: 0)
+            let messages = try await store.messages(for: key, after: .sequence(0))
             #expect(messages.map(\.sequence) == Array(1...10))
             #expect(messages.map(\.clientMessageId) == (1...10).map { "\(key.userId)-\($0)" })
         }
@@ -69,8 +75,7 @@ struct StorageAndSkillTests {
                     group.addTask {
                         for number in 1...5 {
                             let id = "\(key.userId)-\(receiver)-\(number)"
-                            _ = try await store.receive(
-                                ["text": .string(id)], clientMessageId: id, for: key, at: Date())
+                            _ = try await store.receive(Self.input(id, id: id), for: key, at: Date())
                         }
                     }
                 }
@@ -85,11 +90,12 @@ struct StorageAndSkillTests {
             }
             #expect(pending.inputs.map(\.sequence) == pending.inputs.map(\.sequence).sorted())
             _ = try await store.answer(
-                first.sequence, with: [["text": .string("answer \(turn)")]], state: ["turn": .number(Double(turn))],
-                in: pending.conversation, at: Date())
+                first.sequence, with: [SkillMessage(payload: .text("answer \(turn)"))],
+                state: ConversationState(variables: ["turn": .number(Double(turn))]), in: pending.conversation,
+                at: Date())
             // A repeated input stores nothing and changes nothing.
             let repeated = try await store.receive(
-                ["text": "again"], clientMessageId: first.clientMessageId, for: key, at: Date())
+                Self.input("again", id: first.clientMessageId), for: key, at: Date())
             #expect(repeated == ReceivedInput(sequence: first.sequence, duplicate: true))
         }
         try await checkAgainstTheFile()
@@ -113,7 +119,7 @@ struct StorageAndSkillTests {
             }
         }
         let before = try await SQLiteConversationStore(url: data.appendingPathComponent("parley.sqlite"))
-            .messages(for: ConversationKey(channelId: "demo", userId: "pat"), after: 0)
+            .messages(for: ConversationKey(channelId: "demo", userId: "pat"), after: .sequence(0))
         #expect(before.first?.direction == .user)
         #expect(before.map(\.sequence) == Array(1...before.count))
         try await withServer(channels: [channel], dataDirectory: data) { server in
@@ -133,9 +139,49 @@ struct StorageAndSkillTests {
             }
         }
         let after = try await SQLiteConversationStore(url: data.appendingPathComponent("parley.sqlite"))
-            .messages(for: ConversationKey(channelId: "demo", userId: "pat"), after: 0)
+            .messages(for: ConversationKey(channelId: "demo", userId: "pat"), after: .sequence(0))
         #expect(after.count > before.count)
         #expect(after.map(\.sequence) == Array(1...after.count))
         #expect(Array(after.prefix(before.count)) == before)
+    }
+
+    /// A stored state that cannot be decoded is not reset silently: the store reports it, the user is told (an
+    /// error payload with a code) before the skill's answer, and the conversation goes on from a new state.
+    @Test func anUnreadableStateIsReportedAndTheConversationStartsAgain() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-state-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let file = data.appendingPathComponent("parley.sqlite")
+        let channel = ChannelConfiguration(id: "demo", skill: .demo)
+        let key = ConversationKey(channelId: "demo", userId: "pat")
+        try await withServer(channels: [channel], dataDirectory: data) { server in
+            try await server.chat(channel: "demo", user: "pat") { socket in
+                try await socket.send(UserMessage(payload: .text("hi"), userId: "pat"))
+                _ = try await socket.receiveTurn()
+            }
+        }
+        let database = try DatabaseQueue(path: file.path)
+        try await database.write { db in
+            try db.execute(sql: #"UPDATE conversation SET state = '{"variables": 5}'"#)
+        }
+        try database.close()
+        let stored = try await SQLiteConversationStore(url: file).conversation(for: key)
+        #expect(stored.unreadableState?.code == .typeMismatch)
+        #expect(stored.state == ConversationState())
+
+        try await withServer(channels: [channel], dataDirectory: data) { server in
+            try await server.chat(channel: "demo", user: "pat") { socket in
+                try await socket.send(UserMessage(payload: .text("hi"), userId: "pat"))
+                let turn = try await socket.receiveTurn()
+                guard case .error(let error) = turn.first?.payload.content else {
+                    Issue.record("no error first: \(turn.map(\.payload.type))")
+                    return
+                }
+                #expect(error.errorCode == .skillStateUnreadable)
+                #expect(turn.dropFirst().first?.payload.text?.hasPrefix("Hi") == true, "the demo greets again")
+            }
+        }
+        let repaired = try await SQLiteConversationStore(url: file).conversation(for: key)
+        #expect(repaired.unreadableState == nil)
+        #expect(repaired.state.state != nil)
     }
 }

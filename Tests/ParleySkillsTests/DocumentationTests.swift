@@ -21,10 +21,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url) }
 
         let hello = try ScriptedSkill(contentsOf: url)  // url: a file holding the definition above
-        var state = ConversationState()
-        let replies = try await hello.respond(to: .message(.text("hi")), state: &state)
-        print(replies.map { $0.text ?? "" })  // ["Hi there! Say bye when you are done."]
-        #expect(replies.map { $0.text ?? "" } == ["Hi there! Say bye when you are done."])
+        let context = SkillContext(channelId: "web", userId: "ada")
+        let response = try await hello.respond(to: .message(.text("hi")), in: context)
+        print(response.messages.map { $0.text ?? "" })  // ["Hi there! Say bye when you are done."]
+        #expect(response.messages.map { $0.text ?? "" } == ["Hi there! Say bye when you are done."])
+        var state = response.state(after: context.state)
         #expect(
             try await hello.respond(to: .message(.text("pizza")), state: &state).map(\.text) == ["You said: pizza"])
         #expect(
@@ -51,7 +52,8 @@ import Testing
             contentsOf: repositoryRoot.appendingPathComponent(Self.skillsDocument), encoding: .utf8)
         let codes: [ParleyError.Code] = [
             .skillInvalidDefinition, .skillUnknownKey, .skillUnknownState, .skillInvalidRegex, .skillInvalidTemplate,
-            .skillUnknownVariable, .skillUnreadable, .skillFailed, .missingField, .typeMismatch, .malformedJSON,
+            .skillUnknownVariable, .skillUnreadable, .skillFailed, .skillStateUnreadable, .missingField, .typeMismatch,
+            .malformedJSON,
         ]
         for code in codes {
             #expect(document.contains("`\(code.rawValue)`"), "\(code) is not in docs/skills.md")
@@ -68,19 +70,21 @@ import Testing
                 """#)
         let skill = ScriptedSkill(definition: definition)
 
-        var state = ConversationState()
-        let question = try await skill.respond(to: .message(.text("hello")), state: &state)
-        print(question.compactMap(\.text))  // ["Thin or thick?"]
-        let answer = try await skill.respond(to: .message(.text("Thick, please")), state: &state)
-        print(answer.compactMap(\.text))  // ["A thick crust it is."]
-        print(state.variables["crust"]!)  // "thick"
-        #expect(question.compactMap(\.text) == ["Thin or thick?"])
-        #expect(answer.compactMap(\.text) == ["A thick crust it is."])
-        #expect(state.variables["crust"]?.description == #""thick""#)
+        var context = SkillContext(channelId: "web", userId: "ada")
+        let question = try await skill.respond(to: .message(.text("hello")), in: context)
+        context.apply(question)
+        print(question.messages.compactMap(\.text))  // ["Thin or thick?"]
+        let answer = try await skill.respond(to: .message(.text("Thick, please")), in: context)
+        context.apply(answer)
+        print(answer.messages.compactMap(\.text))  // ["A thick crust it is."]
+        print(context.state.variables["crust"]!)  // "thick"
+        #expect(question.messages.compactMap(\.text) == ["Thin or thick?"])
+        #expect(answer.messages.compactMap(\.text) == ["A thick crust it is."])
+        #expect(context.state.variables["crust"]?.description == #""thick""#)
 
-        let stored = state.jsonString()
-        state = try ConversationState(decoding: stored)
-        #expect(state.state == "done")
+        let stored = context.state.jsonString()
+        context.state = try ConversationState(decoding: stored)
+        #expect(context.state.state == "done")
     }
 
     @Test func everySwiftExampleIsHere() throws {

@@ -63,14 +63,15 @@ import Testing
         #expect(state.profile?.languageTag == "fr")
     }
 
-    @Test func aTransitionHandsOffAndTheStateSaysSo() async throws {
+    @Test func aTransitionHandsOffAndTheResponseSaysSo() async throws {
         let skill = try ScriptedSkill(json: Array(Self.source.utf8))
         var state = ConversationState()
-        _ = try await skill.respond(to: .message(.text("hello")), state: &state)
-        #expect(state.handOff == false)
-        #expect(Self.texts(try await skill.respond(to: .message(.text("an agent please")), state: &state)) == ["Wait."])
-        #expect(state.handOff)
-        #expect(state.jsonValue["handOff"] == true)
+        #expect(try await skill.turn(.message(.text("hello")), state: &state).handOff == false)
+        let response = try await skill.turn(.message(.text("an agent please")), state: &state)
+        #expect(Self.texts(response.messages) == ["Wait."])
+        #expect(response.handOff)
+        #expect(!response.endsConversation)
+        #expect(state.jsonValue["handOff"] == nil, "a hand-off is not state")
         #expect(try ConversationState(json: state.jsonValue) == state)
     }
 
@@ -106,9 +107,8 @@ import Testing
         #expect(Self.texts(try await chat.say("je veux un conseiller")) == [
             "Je vous mets en relation avec un conseiller. Un instant."
         ])
-        #expect(chat.state.handOff)
+        #expect(chat.handedOff)
 
-        chat.state.handOff = false
         let form = try await chat.say("feedback")
         guard case .editForm(let editForm) = form.first?.content else {
             Issue.record("no form: \(form)")

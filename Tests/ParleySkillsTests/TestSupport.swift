@@ -1,10 +1,28 @@
 import Foundation
 import ParleySkills
 
+extension Skill {
+    /// One turn as the server runs it, with `state` kept between turns; the replies.
+    func respond(to input: SkillInput, state: inout ConversationState) async throws -> [MessagePayload] {
+        try await turn(input, state: &state).messages
+    }
+
+    /// One turn as the server runs it, with `state` kept between turns; the whole response.
+    func turn(_ input: SkillInput, state: inout ConversationState) async throws -> SkillResponse {
+        var context = SkillContext(channelId: "test", userId: "tester", state: state)
+        let response = try await respond(to: input, in: context)
+        context.apply(response)
+        state = context.state
+        return response
+    }
+}
+
 /// A conversation with a skill, keeping its state the way the server does.
 struct Chat {
     let skill: any Skill
     var state = ConversationState()
+    /// Whether the last reply handed the conversation to an agent.
+    var handedOff = false
 
     init(_ skill: any Skill) {
         self.skill = skill
@@ -12,7 +30,9 @@ struct Chat {
 
     /// Sends a message and returns the replies.
     mutating func send(_ payload: MessagePayload) async throws -> [MessagePayload] {
-        try await skill.respond(to: .message(payload), state: &state)
+        let response = try await skill.turn(.message(payload), state: &state)
+        handedOff = response.handOff
+        return response.messages
     }
 
     /// Types a text.

@@ -36,12 +36,12 @@ enum StorageBenchmarks {
                 payload: input.payload, source: .bot, userId: key.userId, msgId: UUID().uuidString.lowercased(),
                 endOfTurn: true)
             let start = clock.now
-            _ = try await store.receive(input.jsonValue, clientMessageId: input.clientMessageId, for: key, at: Date())
+            _ = try await store.receive(.message(input), for: key, at: Date())
             guard let pending = try await store.pending(for: key), let first = pending.inputs.first else {
                 throw BenchmarkFailure("the stored input is not pending")
             }
             _ = try await store.answer(
-                first.sequence, with: [reply.jsonValue], state: pending.conversation.state, in: pending.conversation,
+                first.sequence, with: [reply], state: pending.conversation.state, in: pending.conversation,
                 at: Date())
             if index >= warmUp { samples.append(start.duration(to: clock.now)) }
         }

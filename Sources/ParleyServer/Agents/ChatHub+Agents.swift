@@ -67,8 +67,9 @@ extension ChatHub {
         var history: [JSONValue] = []
         do {
             let conversation = try await store.conversation(for: key)
-            for message in try await store.messages(for: key, after: max(0, conversation.lastSequence - 50)) {
-                history.append(["from": message.direction == .user ? "user" : "server", "frame": message.frame])
+            let recent = MessageCursor.sequence(max(0, conversation.lastSequence - 50))
+            for message in try await store.messages(for: key, after: recent) {
+                history.append(["from": message.direction == .user ? "user" : "server", "frame": message.wireFrame])
             }
         } catch {
             logger.error("cannot read the history of \(key): \(error)")
@@ -101,7 +102,7 @@ extension ChatHub {
         let details = try agentDetails(of: id, in: key)
         var payload = MessagePayload(.status(.init(status)))
         payload.channelExtensions = ChannelExtensions(["agentSession": details.jsonValue])
-        await broadcast([SkillMessage(payload: payload, source: .agent, userId: key.userId).jsonValue], to: key)
+        await broadcast(unstored: [SkillMessage(payload: payload, source: .agent, userId: key.userId)], to: key)
     }
 
     /// The agent gives the conversation back to the skill; the user gets `text` (or ``handBackText``) from the
@@ -162,9 +163,8 @@ extension ChatHub {
     /// Stores messages the server sends on its own (not answering an input) and sends them to the user.
     private func sendOnOwn(_ messages: [SkillMessage], to key: ConversationKey) async throws {
         let conversation = try await store.conversation(for: key)
-        let stored = try await store.answer(
-            0, with: messages.map(\.jsonValue), state: conversation.state, in: conversation, at: now())
-        await broadcast(stored.map(\.frame), to: key)
+        let stored = try await store.answer(nil, with: messages, state: conversation.state, in: conversation, at: now())
+        await broadcast(stored, to: key)
     }
 
     /// Sends every agent socket the queue.

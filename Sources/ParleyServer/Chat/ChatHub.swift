@@ -113,8 +113,8 @@ public actor ChatHub {
             let welcome = ParleyWelcome(lastSequence: conversation.lastOutbound, maxFrameSize: maxFrameSize)
             outbox.send(welcome.stateFrame.jsonString())
             guard let after = hello.resumeAfter, after < conversation.lastOutbound else { return }
-            for message in try await store.sent(for: key, after: max(after, 0)) {
-                await outbox.sendWhenRoom(message.frame.jsonString())
+            for message in try await store.messages(for: key, after: .outbound(max(after, 0))) {
+                await outbox.sendWhenRoom(message.wireFrame.jsonString())
             }
         } catch {
             logger.error("cannot welcome a socket of \(key): \(error)")
@@ -125,10 +125,8 @@ public actor ChatHub {
 
     /// Stores a message or profile update from the user as pending and has the skill answer it after the
     /// conversation's earlier inputs. A repeated `clientMessageId` stores nothing and answers nothing.
-    nonisolated func receive(_ frame: JSONValue, clientMessageId: String?, for key: ConversationKey) async throws
-        -> ReceivedInput
-    {
-        let received = try await store.receive(frame, clientMessageId: clientMessageId, for: key, at: now())
+    nonisolated func receive(_ input: InputFrame, for key: ConversationKey) async throws -> ReceivedInput {
+        let received = try await store.receive(input, for: key, at: now())
         if !received.duplicate { await requestDrain(key) }
         return received
     }
@@ -168,7 +166,7 @@ public actor ChatHub {
             } catch {
                 logger.error("conversation \(key) failed: \(error)")
                 let failure = ParleyError(.internalError, "the server could not answer this message; it is kept")
-                await broadcast([SkillMessage(payload: .error(failure), userId: key.userId).jsonValue], to: key)
+                await broadcast(unstored: [SkillMessage(payload: .error(failure), userId: key.userId)], to: key)
             }
         }
     }
@@ -177,86 +175,106 @@ public actor ChatHub {
     private nonisolated func answer(_ input: StoredMessage, in conversation: StoredConversation) async throws {
         let key = conversation.key
         let date = now()
+        guard case .user(let frame) = input.frame else {  // never stored as pending; answered with nothing
+            _ = try await store.answer(input.sequence, with: [], state: conversation.state, in: conversation, at: date)
+            return
+        }
         let skillInput: SkillInput
         let requestId: String?
-        switch try ClientFrame(json: input.frame) {
+        switch frame {
         case .message(let message):
             skillInput = .message(message.payload)
             requestId = message.requestId
         case .profile(let update):
             skillInput = .profile(update.profile)
             requestId = nil
-        case .state, .unknown:  // never stored as inputs; answered with nothing
-            _ = try await store.answer(input.sequence, with: [], state: conversation.state, in: conversation, at: date)
-            return
         }
         if await isHandedOff(key) {
             if case .message(let payload) = skillInput, payload.type == .closeSession {
                 await endHandOff(key, notice: "the user ended the conversation")
             } else {
                 // A live agent has the conversation: the input goes to the agent, not the skill.
-                await forwardToAgent(input.frame, of: key)
+                await forwardToAgent(frame.jsonValue, of: key)
                 _ = try await store.answer(
                     input.sequence, with: [], state: conversation.state, in: conversation, at: date)
                 return
             }
         }
-        var state = (try? ConversationState(json: conversation.state)) ?? ConversationState()
-        if let channel = channels[key.channelId], conversation.lastOutbound > 0,
+        var state = conversation.state
+        var notices: [MessagePayload] = []
+        if let unreadable = conversation.unreadableState {
+            // Never a silent reset: the operator reads why, the user reads that the conversation starts again.
+            logger.error("the stored state of \(key) cannot be read; the conversation starts again: \(unreadable)")
+            notices.append(
+                .error(ParleyError(.skillStateUnreadable, "this conversation could not be resumed; it starts again")))
+        } else if let channel = channels[key.channelId], conversation.lastOutbound > 0,
             date.timeIntervalSince(conversation.updatedAt) > Double(channel.sessionExpiryMinutes) * 60
         {
             state = ConversationState()
         }
-        var about: JSONObject = [
-            "channelId": .string(key.channelId), "userId": .string(key.userId),
-            "messageId": .string("\(key.channelId)/\(key.userId)/\(input.sequence)"),
-        ]
-        if let clientMessageId = input.clientMessageId { about["clientMessageId"] = .string(clientMessageId) }
-        state.extra[WebhookSkill.conversationKey] = .object(about)
-        let payloads = await respond(to: skillInput, state: &state, channelId: key.channelId)
-        let handOff = state.handOff
-        state.handOff = false
+        let context = SkillContext(
+            channelId: key.channelId, userId: key.userId,
+            turn: SkillContext.Turn(
+                messageId: "\(key.channelId)/\(key.userId)/\(input.sequence)", sequence: input.sequence,
+                clientMessageId: input.clientMessageId),
+            state: state, now: date)
+        let response = await respond(to: skillInput, in: context)
+        state = response.state(after: state)
+        if case .profile(let profile) = skillInput {
+            // The server keeps the profile whatever the skill does with it (a skill that merged it already finds
+            // the same profile).
+            state.profile = state.profile.map { $0.updated(with: profile) } ?? profile
+        }
+        let payloads = notices + response.messages
         let replies = payloads.enumerated().map { index, payload in
             SkillMessage(
                 payload: payload, source: .bot, userId: key.userId, msgId: UUID().uuidString.lowercased(),
                 endOfTurn: index == payloads.count - 1 ? true : nil, requestId: requestId,
-                createdOn: .string(date.formatted(.iso8601WithMilliseconds))
-            ).jsonValue
+                createdOn: .string(date.formatted(.iso8601WithMilliseconds)))
         }
-        let stored = try await store.answer(
-            input.sequence, with: replies, state: state.jsonValue, in: conversation, at: date)
-        await broadcast(stored.map(\.frame), to: key)
-        if handOff { await queueForAgent(key) }
+        let stored = try await store.answer(input.sequence, with: replies, state: state, in: conversation, at: date)
+        await broadcast(stored, to: key)
+        if response.handOff { await queueForAgent(key) }
     }
 
-    private nonisolated func respond(to input: SkillInput, state: inout ConversationState, channelId: String) async
-        -> [MessagePayload]
-    {
-        guard let skill = skills[channelId] else {
-            return [.error(ParleyError(.skillFailed, "channel \"\(channelId)\" has no skill"))]
+    /// The skill's response; one error payload, with the state unchanged, when the skill throws.
+    private nonisolated func respond(to input: SkillInput, in context: SkillContext) async -> SkillResponse {
+        guard let skill = skills[context.channelId] else {
+            return SkillResponse(
+                messages: [.error(ParleyError(.skillFailed, "channel \"\(context.channelId)\" has no skill"))])
         }
         do {
-            return try await skill.respond(to: input, state: &state)
+            return try await skill.respond(to: input, in: context)
         } catch {
-            logger.error("skill of channel \(channelId) failed: \(error)")
+            logger.error("skill of channel \(context.channelId) failed: \(error)")
             let failure =
                 (error as? ParleyError) ?? ParleyError(.skillFailed, "the skill failed: \(error)", underlying: error)
-            return [.error(failure)]
+            return SkillResponse(messages: [.error(failure)])
         }
     }
 
-    /// Queues frames for every open socket of the conversation, never waiting for one that reads slowly (see
-    /// ``SocketOutbox``); sockets without Parley's extension get them without `sequence`, as the Oracle protocol
-    /// has it.
-    nonisolated func broadcast(_ frames: [JSONValue], to key: ConversationKey) async {
-        guard !frames.isEmpty else { return }
+    /// Queues stored messages for every open socket of the conversation, never waiting for one that reads slowly
+    /// (see ``SocketOutbox``); sockets without Parley's extension get them without `sequence`, as the Oracle
+    /// protocol has it.
+    nonisolated func broadcast(_ messages: [StoredMessage], to key: ConversationKey) async {
+        await broadcast(
+            withSequence: messages.map { $0.wireFrame.jsonString() },
+            plain: messages.map { message in
+                guard case .skill(let frame) = message.frame else { return message.wireFrame.jsonString() }
+                return frame.jsonString()
+            }, to: key)
+    }
+
+    /// Queues messages that are not stored (a notice that storing failed) for every open socket of the
+    /// conversation.
+    nonisolated func broadcast(unstored messages: [SkillMessage], to key: ConversationKey) async {
+        let texts = messages.map { $0.jsonString() }
+        await broadcast(withSequence: texts, plain: texts, to: key)
+    }
+
+    private nonisolated func broadcast(withSequence: [String], plain: [String], to key: ConversationKey) async {
+        guard !withSequence.isEmpty else { return }
         let targets = await sockets(of: key)
-        guard !targets.isEmpty else { return }
-        let withSequence = frames.map { $0.jsonString() }
-        let plain = frames.map { frame in
-            guard case .object(let object) = frame else { return frame.jsonString() }
-            return JSONValue.object(object.removing("sequence")).jsonString()
-        }
         for socket in targets {
             for text in socket.parley ? withSequence : plain {
                 guard socket.outbox.send(text) else { break }  // closed, or closing as too slow

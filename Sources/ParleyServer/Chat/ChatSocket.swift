@@ -223,15 +223,19 @@ struct ChatSocket {
         guard case .text(let text) = message else {
             return reject(ParleyError(.unsupportedFrame, "binary frames are not part of the chat protocol"), key, outbox)
         }
-        var json: JSONValue?
+        let json: JSONValue
         let frame: ClientFrame
         do {
             json = try JSONValue(parsing: text)
-            frame = try ClientFrame(json: json!)
+        } catch {
+            return reject(error, key, outbox)
+        }
+        do {
+            frame = try ClientFrame(json: json)
         } catch {
             reject(error, key, outbox)
             // A message Parley's client will resend until it hears about it: tell it, so it stops.
-            if let id = json?["clientMessageId"]?.stringValue {
+            if let id = json["clientMessageId"]?.stringValue {
                 outbox.send(Acknowledgement(clientMessageId: id, error: error).stateFrame.jsonString())
             }
             return
@@ -256,9 +260,9 @@ struct ChatSocket {
         case .state:
             break
         case .message(let user):
-            try await receive(json!, clientMessageId: user.clientMessageId, key: key, outbox: outbox)
+            try await receive(.message(user), key: key, outbox: outbox)
         case .profile(let update):
-            try await receive(json!, clientMessageId: update.clientMessageId, key: key, outbox: outbox)
+            try await receive(.profile(update), key: key, outbox: outbox)
         case .unknown(let object):
             reject(
                 ParleyError(
@@ -270,18 +274,16 @@ struct ChatSocket {
     }
 
     /// Stores an input (the skill answers it in turn) and acknowledges it when it has a `clientMessageId`.
-    private func receive(
-        _ frame: JSONValue, clientMessageId: String?, key: ConversationKey, outbox: SocketOutbox
-    ) async throws {
+    private func receive(_ input: InputFrame, key: ConversationKey, outbox: SocketOutbox) async throws {
         let received: ReceivedInput
         do {
-            received = try await hub.receive(frame, clientMessageId: clientMessageId, for: key)
+            received = try await hub.receive(input, for: key)
         } catch {
             logger.error("cannot store an input of \(key): \(error)")
             let failure = ParleyError(.internalError, "the server could not store this message; send it again")
             return hub.send(SkillMessage(payload: .error(failure), userId: key.userId), to: outbox)
         }
-        guard let clientMessageId else { return }
+        guard let clientMessageId = input.clientMessageId else { return }
         let ack = Acknowledgement(
             clientMessageId: clientMessageId, sequence: received.sequence, duplicate: received.duplicate)
         outbox.send(ack.stateFrame.jsonString())

@@ -18,10 +18,10 @@ public struct EchoSkill: Skill {
     public init() {}
 
     /// Replies with the user's text, or with the payload type for payloads without text.
-    public func respond(to input: SkillInput, state: inout ConversationState) async throws -> [MessagePayload] {
+    public func respond(to input: SkillInput, in context: SkillContext) async throws -> SkillResponse {
         switch input {
-        case .message(let payload): [.text(payload.text ?? payload.type.rawValue)]
-        case .profile: []
+        case .message(let payload): SkillResponse(messages: [.text(payload.text ?? payload.type.rawValue)])
+        case .profile: SkillResponse(messages: [])
         }
     }
 }

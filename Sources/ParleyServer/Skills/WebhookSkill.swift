@@ -18,9 +18,6 @@ public struct WebhookSkill: Skill {
     /// How long to wait for an answer.
     public var timeout: TimeInterval
 
-    /// The key under ``ConversationState/extra`` where the server puts the conversation's channel and user.
-    public static let conversationKey = "conversation"
-
     /// Creates a webhook skill.
     /// - Throws: ``ParleyError`` when `url` is not an absolute http or https URL.
     public init(url: String, timeout: TimeInterval = 15) throws(ParleyError) {
@@ -32,8 +29,12 @@ public struct WebhookSkill: Skill {
     }
 
     /// Posts the input and returns the payloads the webhook answers with.
-    public func respond(to input: SkillInput, state: inout ConversationState) async throws -> [MessagePayload] {
-        var body: JSONObject = state.extra[Self.conversationKey]?.objectValue ?? [:]
+    public func respond(to input: SkillInput, in context: SkillContext) async throws -> SkillResponse {
+        var body: JSONObject = [
+            "channelId": .string(context.channelId), "userId": .string(context.userId),
+            "messageId": .string(context.turn.messageId),
+        ]
+        if let clientMessageId = context.turn.clientMessageId { body["clientMessageId"] = .string(clientMessageId) }
         switch input {
         case .message(let payload): body["messagePayload"] = payload.jsonValue
         case .profile(let profile): body["profile"] = profile.jsonValue
@@ -53,12 +54,13 @@ public struct WebhookSkill: Skill {
         guard (200..<300).contains(status) else {
             throw ParleyError(.skillFailed, "the webhook \(url) answered HTTP \(status)")
         }
-        if data.isEmpty { return [] }
+        if data.isEmpty { return SkillResponse(messages: []) }
         do {
             let answer = try JSONObject(json: JSONValue(parsing: data))
-            if answer["handOff"] == true { state.handOff = true }
-            guard let messages = answer["messages"] else { return [] }
-            return try [MessagePayload](json: messages)
+            let messages = try answer["messages"].map { messages throws(ParleyError) in
+                try [MessagePayload](json: messages)
+            }
+            return SkillResponse(messages: messages ?? [], handOff: answer["handOff"] == true)
         } catch {
             throw ParleyError(
                 .skillFailed, "the webhook \(url) answered with JSON that is not {\"messages\": [payloads]}: \(error)",

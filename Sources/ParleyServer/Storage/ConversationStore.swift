@@ -21,14 +21,66 @@ public struct StoredConversation: Sendable, Hashable {
     public var id: Int64
     /// Whose conversation it is.
     public var key: ConversationKey
-    /// The skill's state, as JSON (`ConversationState`).
-    public var state: JSONValue
+    /// The skill's state.
+    public var state: ConversationState
+    /// Why the stored state could not be read, when it could not: ``state`` is then a new conversation's, and the
+    /// hub logs the error and tells the user that the conversation started again (never a silent reset).
+    public var unreadableState: ParleyError?
     /// The sequence number of the newest message, from either side; 0 for none.
     public var lastSequence: Int
     /// The number of messages the server has sent in the conversation: the newest one's ``StoredMessage/outbound``.
     public var lastOutbound: Int
     /// When a message was last added.
     public var updatedAt: Date
+
+    /// Creates a stored conversation.
+    public init(
+        id: Int64, key: ConversationKey, state: ConversationState = ConversationState(),
+        unreadableState: ParleyError? = nil, lastSequence: Int = 0, lastOutbound: Int = 0, updatedAt: Date
+    ) {
+        self.id = id
+        self.key = key
+        self.state = state
+        self.unreadableState = unreadableState
+        self.lastSequence = lastSequence
+        self.lastOutbound = lastOutbound
+        self.updatedAt = updatedAt
+    }
+}
+
+/// What a user sent that the skill answers: a conversation message or a profile update.
+public enum InputFrame: Sendable, Hashable {
+    /// A conversation message, `{"messagePayload": …}`.
+    case message(UserMessage)
+    /// A profile update, `{"profile": …}`.
+    case profile(ProfileUpdate)
+
+    /// The client's idempotency key, if it gave one.
+    public var clientMessageId: String? {
+        switch self {
+        case .message(let message): message.clientMessageId
+        case .profile(let update): update.clientMessageId
+        }
+    }
+
+    /// The wire form, as the user sent it (members this version does not know included).
+    public var jsonValue: JSONValue {
+        switch self {
+        case .message(let message): message.jsonValue
+        case .profile(let update): update.jsonValue
+        }
+    }
+
+    /// Decodes a stored input.
+    /// - Throws: ``ParleyError`` when the frame is neither a message nor a profile update.
+    public init(json: JSONValue) throws(ParleyError) {
+        switch try ClientFrame(json: json) {
+        case .message(let message): self = .message(message)
+        case .profile(let update): self = .profile(update)
+        case .state, .unknown:
+            throw ParleyError(.invalidValue, "a stored input is neither a message nor a profile update")
+        }
+    }
 }
 
 /// A message as stored, with its per-conversation sequence number.
@@ -41,33 +93,58 @@ public struct StoredMessage: Sendable, Hashable {
         case skill
     }
 
+    /// The frame, typed by who sent it.
+    public enum Frame: Sendable, Hashable {
+        /// The user's input.
+        case user(InputFrame)
+        /// A message the server sent: the skill's, an agent's or the server's own.
+        case skill(SkillMessage)
+    }
+
     /// Increasing by one within a conversation, from 1, over both directions.
     public var sequence: Int
-    /// Who sent it.
-    public var direction: Direction
-    /// The whole frame (for a skill message, with its wire `sequence`, which is ``outbound``).
-    public var frame: JSONValue
+    /// The frame. A skill message is kept without its wire `sequence`: that is ``outbound``.
+    public var frame: Frame
     /// When it was stored.
     public var createdAt: Date
     /// For a skill message: 1, 2, 3… over the messages the server sent in the conversation (the wire `sequence`).
     public var outbound: Int?
-    /// For a user message: the client's idempotency key, if it gave one.
-    public var clientMessageId: String?
     /// For a user message: whether the skill has not answered it yet.
     public var pending: Bool
 
     /// Creates a stored message.
-    public init(
-        sequence: Int, direction: Direction, frame: JSONValue, createdAt: Date, outbound: Int? = nil,
-        clientMessageId: String? = nil, pending: Bool = false
-    ) {
+    public init(sequence: Int, frame: Frame, createdAt: Date, outbound: Int? = nil, pending: Bool = false) {
         self.sequence = sequence
-        self.direction = direction
         self.frame = frame
         self.createdAt = createdAt
         self.outbound = outbound
-        self.clientMessageId = clientMessageId
         self.pending = pending
+    }
+
+    /// Who sent it.
+    public var direction: Direction {
+        switch frame {
+        case .user: .user
+        case .skill: .skill
+        }
+    }
+
+    /// For a user message: the client's idempotency key, if it gave one.
+    public var clientMessageId: String? {
+        guard case .user(let input) = frame else { return nil }
+        return input.clientMessageId
+    }
+
+    /// The frame as a socket with Parley's extension gets it: a skill message with its `sequence` (``outbound``).
+    public var wireFrame: JSONValue {
+        switch frame {
+        case .user(let input):
+            return input.jsonValue
+        case .skill(let message):
+            var message = message
+            if let outbound { message.extra["sequence"] = .number(Double(outbound)) }
+            return message.jsonValue
+        }
     }
 }
 
@@ -99,32 +176,41 @@ public struct PendingInputs: Sendable, Hashable {
     }
 }
 
+/// Where a reading of a conversation's messages starts: after a sequence number over both directions, or after an
+/// outbound number over the server's messages only (the cursor a client resumes from).
+public enum MessageCursor: Sendable, Hashable {
+    /// The messages with a ``StoredMessage/sequence`` above this one.
+    case sequence(Int)
+    /// The server's messages with an ``StoredMessage/outbound`` number above this one.
+    case outbound(Int)
+}
+
 /// Where the server keeps conversations and their messages.
 ///
-/// ``SQLiteConversationStore`` is the embedded default; the protocol leaves room for PostgreSQL.
+/// ``SQLiteConversationStore`` is the embedded default and ``InMemoryConversationStore`` keeps nothing across
+/// restarts; every implementation passes the same conformance suite (`Tests/ParleyServerTests/Storage`).
 ///
-/// A user's input is stored first, as pending (``receive(_:clientMessageId:for:at:)``): from then on it is
-/// safe, and the server acknowledges it. The skill's answer is stored with the input marked answered, in one
-/// transaction (``answer(_:with:state:in:at:)``). Inputs still pending after a restart are answered then.
+/// A user's input is stored first, as pending (``receive(_:for:at:)``): from then on it is safe, and the server
+/// acknowledges it. The skill's answer is stored with the input marked answered, in one transaction
+/// (``answer(_:with:state:in:at:)``). Inputs still pending after a restart are answered then.
 public protocol ConversationStore: Sendable {
     /// The conversation for `key`, created empty when new.
     func conversation(for key: ConversationKey) async throws -> StoredConversation
     /// Stores a user's input as pending, unless the conversation already has its `clientMessageId`.
-    func receive(_ frame: JSONValue, clientMessageId: String?, for key: ConversationKey, at date: Date) async throws
-        -> ReceivedInput
+    func receive(_ input: InputFrame, for key: ConversationKey, at date: Date) async throws -> ReceivedInput
     /// The inputs of a conversation that the skill has not answered, oldest first, with the conversation as it
     /// stood when they were read (one read for both: the hub asks before each answer); nil for no conversation.
     func pending(for key: ConversationKey) async throws -> PendingInputs?
     /// The conversations with inputs the skill has not answered.
     func conversationsWithPendingInputs() async throws -> [ConversationKey]
-    /// Stores the skill's answer to the pending input `sequence` and its new state, and marks the input answered,
-    /// in one transaction. Each reply gets the next outbound number, also written into its frame as `sequence`.
-    /// - Returns: The stored replies.
+    /// Stores messages of the server and the conversation's new state, and marks the pending input `sequence`
+    /// answered (nil: messages the server sends on its own), in one transaction. Each message gets the next
+    /// sequence and outbound numbers.
+    /// - Returns: The stored messages.
     func answer(
-        _ sequence: Int, with replies: [JSONValue], state: JSONValue, in conversation: StoredConversation, at date: Date
+        _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
+        at date: Date
     ) async throws -> [StoredMessage]
-    /// The messages of a conversation with a sequence number above `sequence`, oldest first.
-    func messages(for key: ConversationKey, after sequence: Int) async throws -> [StoredMessage]
-    /// The messages the server sent in a conversation with an outbound number above `outbound`, oldest first.
-    func sent(for key: ConversationKey, after outbound: Int) async throws -> [StoredMessage]
+    /// The messages of a conversation after `cursor`, oldest first.
+    func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage]
 }

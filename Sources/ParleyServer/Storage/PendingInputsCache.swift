@@ -43,8 +43,9 @@ final class PendingInputsCache: Sendable {
         }
     }
 
-    /// An answer to input `sequence` was stored; the conversation is as it is after.
-    func answered(_ sequence: Int, in conversation: StoredConversation) {
+    /// An answer to input `sequence` (nil: messages the server sent on its own) was stored; the conversation is as it
+    /// is after.
+    func answered(_ sequence: Int?, in conversation: StoredConversation) {
         entries.withLockedValue { entries in
             guard var entry = entries[conversation.key] else { return }
             entry.conversation = conversation

@@ -143,13 +143,12 @@ public struct SQLiteConversationStore: ConversationStore {
             db.cachedStatement(
                 sql: "SELECT \(ConversationRow.columns) FROM conversation WHERE channelId = ? AND userId = ?"),
             arguments: [key.channelId, key.userId])
-        return try row.map { try ConversationRow($0).conversation(for: key) }
+        return row.map { ConversationRow($0).conversation(for: key) }
     }
 
-    public func receive(_ frame: JSONValue, clientMessageId: String?, for key: ConversationKey, at date: Date)
-        async throws -> ReceivedInput
-    {
-        let text = frame.jsonString()
+    public func receive(_ frame: InputFrame, for key: ConversationKey, at date: Date) async throws -> ReceivedInput {
+        let text = frame.jsonValue.jsonString()
+        let clientMessageId = frame.clientMessageId
         let cache = cache
         return try await write(
             { db -> Received in
@@ -183,14 +182,11 @@ public struct SQLiteConversationStore: ConversationStore {
                                 VALUES (?, ?, '{}', 1, ?) RETURNING id, lastSequence
                                 """), arguments: arguments + [now.timeIntervalSince1970])
                     if let row {
-                        created = StoredConversation(
-                            id: row[0], key: key, state: .object([:]), lastSequence: 1, lastOutbound: 0, updatedAt: now)
+                        created = StoredConversation(id: row[0], key: key, lastSequence: 1, updatedAt: now)
                     }
                 }
                 guard let row else { throw ParleyError(.internalError, "conversation \(key) cannot be stored") }
-                let input = StoredMessage(
-                    sequence: row[1], direction: .user, frame: frame, createdAt: date.stored,
-                    clientMessageId: clientMessageId, pending: true)
+                let input = StoredMessage(sequence: row[1], frame: .user(frame), createdAt: date.stored, pending: true)
                 try db.cachedStatement(
                     sql: """
                         INSERT INTO message (conversationId, sequence, direction, frame, createdAt, clientMessageId, pending)
@@ -236,7 +232,7 @@ public struct SQLiteConversationStore: ConversationStore {
         ).map { row in (ConversationRow(row), MessageRow(row, from: ConversationRow.count)) }
         guard let conversation = rows.first?.0 else { return nil }
         return PendingInputs(
-            conversation: try conversation.conversation(for: key), inputs: try rows.compactMap { try $0.1?.message() })
+            conversation: conversation.conversation(for: key), inputs: try rows.compactMap { try $0.1?.message() })
     }
 
     public func conversationsWithPendingInputs() async throws -> [ConversationKey] {
@@ -252,10 +248,11 @@ public struct SQLiteConversationStore: ConversationStore {
     }
 
     public func answer(
-        _ sequence: Int, with replies: [JSONValue], state: JSONValue, in conversation: StoredConversation, at date: Date
+        _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
+        at date: Date
     ) async throws -> [StoredMessage] {
         let stamp = date.timeIntervalSince1970
-        let stateText = state.jsonString()
+        let stateText = state.jsonValue.jsonString()
         let cache = cache
         return try await write(
             { db -> Answered in
@@ -270,32 +267,31 @@ public struct SQLiteConversationStore: ConversationStore {
                         arguments: [stateText, replies.count, replies.count, stamp, conversation.id])
                 else { throw ParleyError(.internalError, "conversation \(conversation.key) vanished") }
                 var after = conversation
-                (after.state, after.lastSequence, after.lastOutbound) = (state, row[0], row[1])
-                after.updatedAt = date.stored
+                (after.state, after.unreadableState) = (state, nil)
+                (after.lastSequence, after.lastOutbound, after.updatedAt) = (row[0], row[1], date.stored)
                 let firstSequence = after.lastSequence - replies.count + 1
                 let firstOutbound = after.lastOutbound - replies.count + 1
                 var stored: [StoredMessage] = []
                 for (offset, reply) in replies.enumerated() {
-                    var frame = reply
-                    if case .object(var object) = frame {
-                        object["sequence"] = .number(Double(firstOutbound + offset))
-                        frame = .object(object)
-                    }
                     let message = StoredMessage(
-                        sequence: firstSequence + offset, direction: .skill, frame: frame, createdAt: date,
+                        sequence: firstSequence + offset, frame: .skill(reply), createdAt: date,
                         outbound: firstOutbound + offset)
+                    // Stored with its wire `sequence`, as sockets with Parley's extension get it.
                     try db.cachedStatement(
                         sql: """
                             INSERT INTO message (conversationId, sequence, direction, frame, createdAt, outbound)
                             VALUES (?, ?, 'skill', ?, ?, ?)
                             """
                     ).execute(arguments: [
-                        conversation.id, message.sequence, frame.jsonString(), stamp, message.outbound,
+                        conversation.id, message.sequence, message.wireFrame.jsonString(), stamp, message.outbound,
                     ])
                     stored.append(message)
                 }
-                try db.cachedStatement(sql: "UPDATE message SET pending = 0 WHERE conversationId = ? AND sequence = ?")
-                    .execute(arguments: [conversation.id, sequence])
+                if let sequence {
+                    try db.cachedStatement(
+                        sql: "UPDATE message SET pending = 0 WHERE conversationId = ? AND sequence = ?"
+                    ).execute(arguments: [conversation.id, sequence])
+                }
                 return Answered(replies: stored, conversation: after)
             },
             committed: { answered in cache.answered(sequence, in: answered.conversation) }
@@ -308,17 +304,17 @@ public struct SQLiteConversationStore: ConversationStore {
         var conversation: StoredConversation
     }
 
-    /// The messages of a conversation after `sequence`, oldest first.
-    public func messages(for key: ConversationKey, after sequence: Int) async throws -> [StoredMessage] {
-        try await fetch(
-            "conversation.channelId = ? AND conversation.userId = ? AND message.sequence > ?",
-            [key.channelId, key.userId, sequence])
-    }
-
-    public func sent(for key: ConversationKey, after outbound: Int) async throws -> [StoredMessage] {
-        try await fetch(
-            "conversation.channelId = ? AND conversation.userId = ? AND message.outbound > ?",
-            [key.channelId, key.userId, outbound])
+    public func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage] {
+        switch cursor {
+        case .sequence(let sequence):
+            try await fetch(
+                "conversation.channelId = ? AND conversation.userId = ? AND message.sequence > ?",
+                [key.channelId, key.userId, sequence])
+        case .outbound(let outbound):
+            try await fetch(
+                "conversation.channelId = ? AND conversation.userId = ? AND message.outbound > ?",
+                [key.channelId, key.userId, outbound])
+        }
     }
 
     private func fetch(_ condition: String, _ arguments: StatementArguments) async throws -> [StoredMessage] {
@@ -342,18 +338,25 @@ public struct SQLiteConversationStore: ConversationStore {
             (id, state, lastSequence, lastOutbound, updatedAt) = (row[0], row[1], row[2], row[3], row[4])
         }
 
-        func conversation(for key: ConversationKey) throws -> StoredConversation {
-            StoredConversation(
-                id: id, key: key, state: try JSONValue(parsing: state), lastSequence: lastSequence,
-                lastOutbound: lastOutbound, updatedAt: Date(timeIntervalSince1970: updatedAt))
+        /// The conversation; a state that cannot be decoded is reported in ``StoredConversation/unreadableState``
+        /// (the hub says so), not thrown: the conversation's messages stay readable.
+        func conversation(for key: ConversationKey) -> StoredConversation {
+            var conversation = StoredConversation(
+                id: id, key: key, lastSequence: lastSequence, lastOutbound: lastOutbound,
+                updatedAt: Date(timeIntervalSince1970: updatedAt))
+            do {
+                conversation.state = try ConversationState(json: JSONValue(parsing: state))
+            } catch {
+                conversation.unreadableState = error
+            }
+            return conversation
         }
     }
 
     /// A message's columns, read by position from `offset`; its frame is parsed after the read.
     private struct MessageRow {
         static let columns = """
-            message.sequence, message.direction, message.frame, message.createdAt, message.outbound, \
-            message.clientMessageId, message.pending
+            message.sequence, message.direction, message.frame, message.createdAt, message.outbound, message.pending
             """
 
         var sequence: Int
@@ -361,7 +364,6 @@ public struct SQLiteConversationStore: ConversationStore {
         var frame: String
         var createdAt: Double
         var outbound: Int?
-        var clientMessageId: String?
         var pending: Bool
 
         /// Nil when the row has no message (a conversation without pending inputs, in ``pending(for:)``).
@@ -369,14 +371,22 @@ public struct SQLiteConversationStore: ConversationStore {
             guard let sequence = row[offset] as Int? else { return nil }
             self.sequence = sequence
             (direction, frame, createdAt) = (row[offset + 1], row[offset + 2], row[offset + 3])
-            (outbound, clientMessageId, pending) = (row[offset + 4], row[offset + 5], row[offset + 6])
+            (outbound, pending) = (row[offset + 4], row[offset + 5])
         }
 
         func message() throws -> StoredMessage {
-            StoredMessage(
-                sequence: sequence, direction: StoredMessage.Direction(rawValue: direction) ?? .skill,
-                frame: try JSONValue(parsing: frame), createdAt: Date(timeIntervalSince1970: createdAt),
-                outbound: outbound, clientMessageId: clientMessageId, pending: pending)
+            let json = try JSONValue(parsing: frame)
+            let typed: StoredMessage.Frame
+            if direction == StoredMessage.Direction.user.rawValue {
+                typed = .user(try InputFrame(json: json))
+            } else {
+                var message = try SkillMessage(json: json)
+                message.extra["sequence"] = nil  // the `outbound` column
+                typed = .skill(message)
+            }
+            return StoredMessage(
+                sequence: sequence, frame: typed, createdAt: Date(timeIntervalSince1970: createdAt), outbound: outbound,
+                pending: pending)
         }
     }
 

@@ -1,0 +1,98 @@
+public import Foundation
+
+/// Conversations in memory only: gone when the process ends.
+///
+/// For tests, previews and a server whose conversations need not survive a restart. It keeps the same rules as
+/// ``SQLiteConversationStore`` (both pass the store conformance suite): sequence numbers over both directions from
+/// 1, outbound numbers over the server's messages, one stored input per `clientMessageId`, answers that mark their
+/// input answered in the same step.
+public actor InMemoryConversationStore: ConversationStore {
+    private struct Entry {
+        var conversation: StoredConversation
+        var messages: [StoredMessage] = []
+        /// The sequence number of each `clientMessageId` the user sent.
+        var clientMessageIds: [String: Int] = [:]
+    }
+
+    private var entries: [ConversationKey: Entry] = [:]
+    private var nextId: Int64 = 1
+    private let now: @Sendable () -> Date
+
+    /// Creates an empty store.
+    /// - Parameter now: When a new conversation is created (its ``StoredConversation/updatedAt``).
+    public init(now: @escaping @Sendable () -> Date = Date.init) {
+        self.now = now
+    }
+
+    public func conversation(for key: ConversationKey) -> StoredConversation {
+        entry(for: key).conversation
+    }
+
+    /// The entry of `key`, created when new.
+    private func entry(for key: ConversationKey) -> Entry {
+        if let existing = entries[key] { return existing }
+        let entry = Entry(conversation: StoredConversation(id: nextId, key: key, updatedAt: now()))
+        nextId += 1
+        entries[key] = entry
+        return entry
+    }
+
+    public func receive(_ input: InputFrame, for key: ConversationKey, at date: Date) -> ReceivedInput {
+        var entry = entry(for: key)
+        if let id = input.clientMessageId, let sequence = entry.clientMessageIds[id] {
+            return ReceivedInput(sequence: sequence, duplicate: true)
+        }
+        entry.conversation.lastSequence += 1
+        let sequence = entry.conversation.lastSequence
+        entry.messages.append(StoredMessage(sequence: sequence, frame: .user(input), createdAt: date, pending: true))
+        if let id = input.clientMessageId { entry.clientMessageIds[id] = sequence }
+        entries[key] = entry
+        return ReceivedInput(sequence: sequence, duplicate: false)
+    }
+
+    public func pending(for key: ConversationKey) -> PendingInputs? {
+        guard let entry = entries[key] else { return nil }
+        return PendingInputs(conversation: entry.conversation, inputs: entry.messages.filter(\.pending))
+    }
+
+    public func conversationsWithPendingInputs() -> [ConversationKey] {
+        entries.compactMap { key, entry in entry.messages.contains(where: \.pending) ? key : nil }
+    }
+
+    public func answer(
+        _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
+        at date: Date
+    ) throws -> [StoredMessage] {
+        guard var entry = entries[conversation.key], entry.conversation.id == conversation.id else {
+            throw ParleyError(.internalError, "conversation \(conversation.key) vanished")
+        }
+        var stored: [StoredMessage] = []
+        for reply in replies {
+            entry.conversation.lastSequence += 1
+            entry.conversation.lastOutbound += 1
+            stored.append(
+                StoredMessage(
+                    sequence: entry.conversation.lastSequence, frame: .skill(reply), createdAt: date,
+                    outbound: entry.conversation.lastOutbound))
+        }
+        entry.messages += stored
+        if let sequence, let index = entry.messages.firstIndex(where: { $0.sequence == sequence }) {
+            entry.messages[index].pending = false
+        }
+        entry.conversation.state = state
+        entry.conversation.unreadableState = nil
+        entry.conversation.updatedAt = date
+        entries[conversation.key] = entry
+        return stored
+    }
+
+    public func messages(for key: ConversationKey, after cursor: MessageCursor) -> [StoredMessage] {
+        let messages = entries[key]?.messages ?? []
+        switch cursor {
+        case .sequence(let sequence):
+            return messages.filter { $0.sequence > sequence }
+        case .outbound(let outbound):
+            return messages.filter { ($0.outbound ?? 0) > outbound }
+        }
+    }
+}
