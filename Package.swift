@@ -18,11 +18,13 @@ let package = Package(
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .library(name: "ParleySkills", targets: ["ParleySkills"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
-        .library(name: "ParleyTesting", targets: ["ParleyTesting"]),
         .library(name: "ParleySpeech", targets: ["ParleySpeech"]),
         .library(name: "ParleyVoiceFlow", targets: ["ParleyVoiceFlow"]),
         .library(name: "ParleyGenesys", targets: ["ParleyGenesys"]),
         .library(name: "ParleyWebBridge", targets: ["ParleyWebBridge"]),
+        // Test kits, one per side, for an app's test targets; nothing else in this list depends on them.
+        .library(name: "ParleyClientTesting", targets: ["ParleyClientTesting"]),
+        .library(name: "ParleyServerTesting", targets: ["ParleyServerTesting"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -39,7 +41,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
     ],
     targets: [
-        // Wire model: payloads, actions, envelopes, JSONValue, errors. No package dependencies.
+        // Wire model: payloads, actions, envelopes, JSONValue, errors; and the virtual clock and seeded random
+        // generator that client tests and voice-flow simulations share. No package dependencies.
         .target(name: "ParleyCore"),
         // Headless chat client (filled by issue 4).
         .target(
@@ -86,24 +89,34 @@ let package = Package(
         .target(name: "ParleyVoiceFlow", dependencies: ["ParleyCore", "ParleySpeech"]),
         // The JavaScript bridge between an app and a chat page in a web view (issue 7).
         .target(name: "ParleyWebBridge", dependencies: ["ParleyCore"]),
-        // Test support shipped to app developers (filled by issues 4 and 5).
+        // Test kit for an app's client side: in-memory transport, fault-injecting proxy, scripted agent (issues 4, 5).
+        // No server and no Hummingbird: the proxy and the agent only talk sockets.
         .target(
-            name: "ParleyTesting",
+            name: "ParleyClientTesting",
             dependencies: [
                 "ParleyClient",
-                "ParleyServer",
-                "ParleySpeech",
-                "ParleyVoiceFlow",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "WSCore", package: "swift-websocket"),
             ]
         ),
+        // Test kit for the server side: the real server in process on a free port (issue 5). Re-exports
+        // ParleyClientTesting, since a test of a server drives it with a client.
+        .target(
+            name: "ParleyServerTesting",
+            dependencies: [
+                "ParleyClientTesting",
+                "ParleyServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The command-line tool. It imports no test kit: what `voiceflow simulate` needs lives in ParleyCore
+        // (VirtualClock, SeededRandomNumberGenerator) and ParleyVoiceFlow (ScriptedRecognizer).
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -111,7 +124,6 @@ let package = Package(
                 "ParleyClient",
                 "ParleyServer",
                 "ParleySpeech",
-                "ParleyTesting",
                 "ParleyVoiceFlow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -125,7 +137,7 @@ let package = Package(
             name: "ParleyServerTests",
             dependencies: [
                 "ParleyServer",
-                "ParleyTesting",
+                "ParleyServerTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -141,38 +153,41 @@ let package = Package(
             name: "ParleyClientTests",
             dependencies: [
                 "ParleyClient",
-                "ParleyTesting",
+                "ParleyServerTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
-            name: "ParleyTestingTests",
+            name: "ParleyClientTestingTests",
             dependencies: [
-                "ParleyTesting",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "ParleyClientTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
+        ),
+        .testTarget(
+            name: "ParleyServerTestingTests",
+            dependencies: ["ParleyServerTesting", .product(name: "Hummingbird", package: "hummingbird")]
         ),
         // Genesys Mobile Services: callback push dialogs, a Bayeux client, GMS chat (issue 9).
         .target(name: "ParleyGenesys", dependencies: ["ParleyCore", "ParleyClient"]),
         .testTarget(
             name: "ParleyGenesysTests",
-            dependencies: ["ParleyGenesys", "ParleyServer", "ParleyTesting"],
+            dependencies: ["ParleyGenesys", "ParleyServer", "ParleyServerTesting"],
             exclude: ["Peers"]
         ),
-        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyTesting"]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyServerTesting"]),
         .testTarget(
             name: "ParleyVoiceFlowTests",
-            dependencies: ["ParleyVoiceFlow", "ParleySpeech", "ParleyTesting"],
+            dependencies: ["ParleyVoiceFlow", "ParleySpeech"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "ParleySpeechTests", dependencies: ["ParleySpeech"]),
         .testTarget(
             name: "ParleyWebBridgeTests",
-            dependencies: ["ParleyWebBridge", "ParleyTesting"],
+            dependencies: ["ParleyWebBridge", "ParleyServerTesting"],
             exclude: ["Browser"]
         ),
     ],

@@ -30,7 +30,7 @@ let package = Package(
                 .product(name: "ParleyClient", package: root),
                 .product(name: "ParleyServer", package: root),
                 .product(name: "ParleySkills", package: root),
-                .product(name: "ParleyTesting", package: root),
+                .product(name: "ParleyServerTesting", package: root),
                 .product(name: "ParleyVoiceFlow", package: root),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -118,7 +118,7 @@ public actor ChatClient {
     ///   - configuration: Server, channel, user and feature flags.
     ///   - transport: How to reach the server; default ``WebSocketTransport``.
     ///   - clock: The clock for heartbeats, reconnect delays and token refreshes (inject a test clock, such as
-    ///     ParleyTesting's `VirtualClock`, to run them without waiting).
+    ///     ``VirtualClock``, to run them without waiting).
     ///   - random: The random source of the reconnect jitter (inject a seeded one for repeatable tests).
     ///   - urlSession: The session for attachment uploads.
     ///   - hooks: ``Hooks`` that see, change or drop messages.

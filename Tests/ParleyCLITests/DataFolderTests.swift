@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// One data folder, one server: a second `parley serve` on a folder in use stops at once with a coded message,

@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// What a hostile user can do to the real `parley serve` process, where the fault is at process level: tokens that

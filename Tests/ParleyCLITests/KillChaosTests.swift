@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// What the user and the skill see when everything goes wrong at once: 1,000 messages through a proxy that drops

@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// Heartbeats, reconnects, the transcript across launches and the listener.

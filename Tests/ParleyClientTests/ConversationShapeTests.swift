@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// Streamed text, replaced and appended messages, and ending a conversation.

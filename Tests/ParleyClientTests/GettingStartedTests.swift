@@ -1,7 +1,7 @@
 // swift-format-ignore-file
 // (The examples are copied verbatim from GettingStarted.md and README.md.)
 import Foundation
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// The Swift examples of ParleyClient's Getting Started article (and the README's client example), compiled and

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import ParleyTesting
+import ParleyServerTesting
 import ServiceLifecycle
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// Back-off, zombie detection and token refresh on a virtual clock: no sleeping, exact times.

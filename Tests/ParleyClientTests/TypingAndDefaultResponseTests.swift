@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// Typing indicators, default responses for a slow skill, the user typing to an agent, and agent details — every

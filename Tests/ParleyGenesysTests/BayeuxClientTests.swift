@@ -1,6 +1,6 @@
 import Foundation
 import ParleyGenesys
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// The Bayeux client's I/O on a scripted server and the virtual clock: back-off timers, cookies, headers.

@@ -1,6 +1,6 @@
 import Foundation
 import ParleyGenesys
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// ChatSession against a scripted GMS: a Comet batch out of order with repeats, every transcript kind.

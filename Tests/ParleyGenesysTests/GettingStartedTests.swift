@@ -1,7 +1,7 @@
 import Foundation
 import ParleyGenesys
 import ParleyServer
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// The Swift examples of `ParleyGenesys.docc/GettingStarted.md`, run against the simulator (the article's server

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyGenesys
 import ParleyServer
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 #if canImport(FoundationNetworking)

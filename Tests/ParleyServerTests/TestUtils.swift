@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOWebSocket
-import ParleyTesting
+import ParleyServerTesting
 import ServiceLifecycle
 import Testing
 import WSClient

@@ -1,7 +1,6 @@
 import Foundation
 import ParleyCore
 import ParleySpeech
-import ParleyTesting
 import ParleyVoiceFlow
 import Testing
 

@@ -94,7 +94,7 @@ struct Simulation {
     }
 }
 
-/// A small seeded generator for engine tests (ParleyTesting has the public one).
+/// A small seeded generator for engine tests (ParleyCore has the public one, `SeededRandomNumberGenerator`).
 struct SplitMix: RandomNumberGenerator, Sendable {
     var state: UInt64
     init(seed: UInt64) { state = seed }

@@ -1,6 +1,6 @@
 import Foundation
 import ParleyServer
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 @testable import ParleyWebBridge

@@ -5,7 +5,7 @@ import HummingbirdWebSocket
 import Logging
 import ParleyCore
 import ParleyServer
-import ParleyTesting
+import ParleyServerTesting
 import Synchronization
 import WSClient
 import WSCore

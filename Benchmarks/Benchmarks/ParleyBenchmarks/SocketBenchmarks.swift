@@ -3,7 +3,7 @@ import Foundation
 import ParleyClient
 import ParleyCore
 import ParleyServer
-import ParleyTesting
+import ParleyServerTesting
 
 /// Metrics 2–4: the full stack's round trip, the server under 1,000 concurrent clients, and the memory of idle
 /// connections — each against the raw WebSocket echo server of the same libraries (``Target/rawEcho``).

@@ -3,7 +3,7 @@ public import Foundation
 /// The seam between ``ChatClient`` and the network: opens a text-frame connection and hands it to a session.
 ///
 /// The default, ``WebSocketTransport``, uses swift-websocket's `WSClient` on Linux and Apple platforms.
-/// `ParleyTesting` adds an in-memory pair and a fault-injecting proxy; an app can add its own (a
+/// `ParleyClientTesting` adds an in-memory pair and a fault-injecting proxy; an app can add its own (a
 /// `URLSessionWebSocketTask` one on Apple platforms, say).
 public protocol ChatTransport: Sendable {
     /// Opens a connection to `url` and runs `session` with it. The connection closes when `session` returns.

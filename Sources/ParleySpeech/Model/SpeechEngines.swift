@@ -16,7 +16,7 @@ public protocol SpeechSynthesizer: Sendable {
 /// Turns speech into text.
 ///
 /// Parley ships ``PocketsphinxRecognizer`` (Linux, Debian's `pocketsphinx` with `pocketsphinx-en-us`), a scripted
-/// recognizer in `ParleyTesting` and, on Apple platforms, `AppleRecognizer`.
+/// recognizer in `ParleyVoiceFlow` (`ScriptedRecognizer`) and, on Apple platforms, `AppleRecognizer`.
 public protocol SpeechRecognizer: Sendable {
     /// The engine's name as voice-flow files spell it in `srEngine`, such as `pocketSphinx` or `apple`.
     var engine: String { get }

@@ -39,4 +39,7 @@ extension ParleyError.Code {
     public static let invalidState: Self = "voiceflow.invalidState"
     /// A resource file was not found in any of the places the resource rules allow.
     public static let fileNotFound: Self = "voiceflow.fileNotFound"
+    /// A ``ScriptedRecognizer`` was asked for more turns than its script has. (The code keeps the `testing.` prefix
+    /// it had when the recognizer lived in the testing module, so scripts and logs that match it still do.)
+    public static let scriptExhausted: Self = "testing.scriptExhausted"
 }

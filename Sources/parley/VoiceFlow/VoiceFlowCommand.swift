@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import ParleyCore
 import ParleySpeech
-import ParleyTesting
 import ParleyVoiceFlow
 
 /// `parley voiceflow`: validate, draw and simulate JSON voice flows.

@@ -1,9 +1,8 @@
-// NIOLockedValueBox lives in NIOConcurrencyHelpers, which NIOCore is built on; ParleyTesting's target does not
-// list that product yet (see the report of issue 5), so this import relies on NIOCore's dependency.
-import NIOConcurrencyHelpers
+import Foundation
 
-/// A clock whose time moves only when a test says so: inject it where code sleeps (``ChatClient``'s heartbeat and
-/// reconnect delays), wait until the code is parked, then move time forward.
+/// A clock whose time moves only when a test or a simulation says so: inject it where code sleeps (a chat client's
+/// heartbeat and reconnect delays, a voice flow's no-input timeouts), wait until the code is parked, then move time
+/// forward.
 ///
 /// ```swift
 /// let clock = VirtualClock()
@@ -97,7 +96,7 @@ public final class VirtualClock: Clock, Sendable {
         }
     }
 
-    private let state = NIOLockedValueBox(State())
+    private let state = LockedState(State())
 
     /// A clock at ``Instant/zero`` with no sleepers.
     public init() {}
@@ -236,5 +235,23 @@ public final class VirtualClock: Clock, Sendable {
             }
             waiter?.resume()
         }
+    }
+}
+
+/// A value behind a lock, as swift-nio's `NIOLockedValueBox`: ParleyCore has no package dependencies, and
+/// `Synchronization.Mutex` needs macOS 15 and iOS 18. Every access to `value` holds `lock`, which is what makes the
+/// box safe to share.
+private final class LockedState<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLockedValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

@@ -1,13 +1,13 @@
 // swift-format-ignore-file
-// (The examples are copied verbatim from the Getting Started articles of ParleyServer and ParleyTesting.)
+// (The examples are copied verbatim from the Getting Started articles of ParleyServer and ParleyServerTesting.)
 import Foundation
 import Hummingbird
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
-/// The Swift examples of ParleyServer's and ParleyTesting's Getting Started articles, compiled (and run, where
+/// The Swift examples of ParleyServer's and ParleyServerTesting's Getting Started articles, compiled (and run, where
 /// they do not serve forever). `everyExampleIsHere` fails when an article changes and this file does not.
-@Suite("ParleyServer and ParleyTesting Getting Started", .serialized, .timeLimit(.minutes(1)))
+@Suite("ParleyServer and ParleyServerTesting Getting Started", .serialized, .timeLimit(.minutes(1)))
 struct DocumentationTests {
     /// Compiled, not run: it serves until the process stops.
     func serverArticle() async throws {
@@ -59,7 +59,7 @@ struct DocumentationTests {
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let sourceLines = Set(source.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         var count = 0
-        for article in ["ParleyServer/ParleyServer.docc", "ParleyTesting/ParleyTesting.docc"] {
+        for article in ["ParleyServer/ParleyServer.docc", "ParleyServerTesting/ParleyServerTesting.docc"] {
             let text = try String(
                 contentsOf: root.appendingPathComponent("Sources/\(article)/GettingStarted.md"), encoding: .utf8)
             for block in text.components(separatedBy: "```swift\n").dropFirst().map({ $0.components(separatedBy: "```")[0] }) {

@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyClientTesting
 import Testing
 
 /// Reads a client's events in order, skipping the ones a test does not ask for.

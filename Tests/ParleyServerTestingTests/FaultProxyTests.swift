@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyServerTesting
 import Testing
 
 /// The proxy between a real ``ChatClient`` and a real Parley server.

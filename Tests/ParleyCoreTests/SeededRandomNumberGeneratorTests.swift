@@ -1,4 +1,4 @@
-import ParleyTesting
+import ParleyCore
 import Testing
 
 @Suite("Seeded random number generator")

@@ -1,4 +1,4 @@
-import ParleyTesting
+import ParleyCore
 import Testing
 
 /// Sleeps on a clock and writes down who woke and when.

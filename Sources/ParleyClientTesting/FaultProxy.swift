@@ -7,6 +7,8 @@ import NIOPosix
 /// reproducible ways: duplicated, reordered and delayed frames, connections that drop, a server that stops
 /// answering (a zombie socket), a server that moves.
 ///
+/// With ParleyServerTesting's `InProcessServer` as the server:
+///
 /// ```swift
 /// try await InProcessServer.run(channels: [ChannelConfiguration(id: "echo", skill: .echo)]) { server in
 ///     let proxy = try await FaultProxy.start(upstreamPort: server.port, faults: .init(seed: 7, duplicate: 1))
@@ -101,7 +103,7 @@ public actor FaultProxy {
     /// Starts a proxy on a free port of 127.0.0.1 in front of `upstreamHost:upstreamPort`.
     /// - Parameters:
     ///   - upstreamHost: The server's host.
-    ///   - upstreamPort: The server's port, such as ``InProcessServer/port``.
+    ///   - upstreamPort: The server's port, such as ParleyServerTesting's `InProcessServer.port`.
     ///   - faults: What to do to the frames.
     /// - Throws: When the proxy cannot listen.
     public static func start(

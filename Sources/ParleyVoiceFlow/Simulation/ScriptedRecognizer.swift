@@ -1,11 +1,11 @@
 public import ParleyCore
 public import ParleySpeech
-public import ParleyVoiceFlow
 
-/// A speech recognizer that answers from a script of ``UserTurn``s, for deterministic voice-flow tests.
+/// A speech recognizer that answers from a script of ``UserTurn``s, for deterministic voice-flow tests and
+/// simulations (`parley voiceflow simulate`).
 ///
-/// A `silence` turn moves the ``VirtualClock`` forward by the request's no-input timeout and reports no input, so
-/// tests see timeouts happen in virtual time without sleeping:
+/// A `silence` turn moves ParleyCore's `VirtualClock` forward by the request's no-input timeout and reports no
+/// input, so tests see timeouts happen in virtual time without sleeping:
 ///
 /// ```swift
 /// let clock = VirtualClock()
@@ -48,9 +48,4 @@ public actor ScriptedRecognizer: SpeechRecognizer {
             throw ParleyError(.speechEngineFailed, message)
         }
     }
-}
-
-extension ParleyError.Code {
-    /// A ``ScriptedRecognizer`` was asked for more turns than its script has.
-    public static let scriptExhausted: Self = "testing.scriptExhausted"
 }

@@ -1,5 +1,5 @@
 import Foundation
-import ParleyTesting
+import ParleyClientTesting
 import Testing
 
 private struct Refused: Error, Equatable {}

@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import ParleyTesting
+import ParleyClientTesting
 import Testing
 
 /// The proxy at the frame level: a raw client and a raw server on either side, so that every byte is checked.

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import ParleyTesting
+import ParleyClientTesting
 import Testing
 
 /// A WebSocket frame as read off the wire by a test, below any WebSocket library.
