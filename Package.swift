@@ -86,7 +86,10 @@ let package = Package(
         // Speech synthesis, recognition, recording and playback: protocols plus espeak-ng/pocketsphinx/sox and Apple engines (issue 8).
         .target(name: "ParleySpeech", dependencies: ["ParleyCore"]),
         // JSON voice flows: model, loader, validator, engine and runner (issue 8).
-        .target(name: "ParleyVoiceFlow", dependencies: ["ParleyCore", "ParleySpeech"]),
+        .target(
+            name: "ParleyVoiceFlow",
+            dependencies: ["ParleyCore", "ParleySpeech", .product(name: "Logging", package: "swift-log")]
+        ),
         // The JavaScript bridge between an app and a chat page in a web view (issue 7).
         .target(name: "ParleyWebBridge", dependencies: ["ParleyCore"]),
         // Test kit for an app's client side: in-memory transport, fault-injecting proxy, scripted agent (issues 4, 5).
@@ -181,7 +184,7 @@ let package = Package(
         .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyServerTesting"]),
         .testTarget(
             name: "ParleyVoiceFlowTests",
-            dependencies: ["ParleyVoiceFlow", "ParleySpeech"],
+            dependencies: ["ParleyVoiceFlow", "ParleySpeech", .product(name: "Logging", package: "swift-log")],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "ParleySpeechTests", dependencies: ["ParleySpeech"]),

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ParleyCore
 import ParleySpeech
 import ParleyVoiceFlow
@@ -112,9 +113,11 @@ struct RunnerTests {
         let english = try #require(voices.first { $0.language == "en-us" })
         await runner.selectVoice(english.identifier)
         #expect(try await runner.selectedVoice() == english)
-        await runner.setModuleLogLevels(["AudioPlayer": .verbose])
-        #expect(await runner.logLevel(for: "AudioPlayer") == .verbose)
-        #expect(await runner.logLevel(for: "P") == .default)
+        #expect(await runner.logLevel(for: "P") == .info)
+        await runner.setModuleLogLevels(["AudioPlayer": .trace])
+        await runner.setLogLevel(.error)
+        #expect(await runner.logLevel(for: "AudioPlayer") == .trace)
+        #expect(await runner.logLevel(for: "P") == .error)
         await runner.loadAliases(["Qatar": "Kah-Tar"])
         #expect(await runner.loadedPronunciations.aliases == ["Qatar": "Kah-Tar"])
     }

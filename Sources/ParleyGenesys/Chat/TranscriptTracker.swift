@@ -38,7 +38,7 @@ public struct TranscriptTracker: Sendable, Hashable {
 
     /// Releases every waiting line, in order, skipping the gaps.
     public mutating func flush() -> [TranscriptEntry] {
-        let released = waiting.keys.sorted().map { waiting[$0]! }
+        let released = waiting.sorted { $0.key < $1.key }.map(\.value)
         if let last = released.last?.position { highWater = max(highWater, last) }
         waiting.removeAll()
         return released

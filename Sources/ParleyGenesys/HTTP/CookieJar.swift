@@ -7,7 +7,7 @@ import Foundation
 public struct CookieJar: Sendable, Hashable {
     /// The cookies, by name, in the order they were first set.
     public private(set) var cookies: [(name: String, value: String)] {
-        get { names.map { ($0, values[$0]!) } }
+        get { names.compactMap { name in values[name].map { (name, $0) } } }
         set {
             names = newValue.map(\.name)
             values = Dictionary(newValue.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
@@ -46,7 +46,7 @@ public struct CookieJar: Sendable, Hashable {
 
     /// The `Cookie` header value, or `nil` when the jar is empty.
     public var header: String? {
-        names.isEmpty ? nil : names.map { "\($0)=\(values[$0]!)" }.joined(separator: "; ")
+        names.isEmpty ? nil : cookies.map { "\($0)=\($1)" }.joined(separator: "; ")
     }
 
     /// Equal when they hold the same cookies in the same order.

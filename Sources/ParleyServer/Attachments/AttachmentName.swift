@@ -36,9 +36,11 @@ enum AttachmentName {
         var cleaned = String(String.UnicodeScalarView(kept)).trimmingCharacters(in: CharacterSet(charactersIn: ". "))
         if cleaned.isEmpty { cleaned = "attachment" }
         guard cleaned.utf8.count > maximumBytes else { return cleaned }
-        let dot = cleaned.lastIndex(of: ".")
-        let suffix = dot.map { String(cleaned[$0...]) }.flatMap { $0.utf8.count <= 16 ? $0 : nil } ?? ""
-        var stem = suffix.isEmpty ? cleaned : String(cleaned[..<dot!])
+        var stem = cleaned
+        var suffix = ""
+        if let dot = cleaned.lastIndex(of: "."), cleaned[dot...].utf8.count <= 16 {
+            (stem, suffix) = (String(cleaned[..<dot]), String(cleaned[dot...]))
+        }
         while stem.utf8.count + suffix.utf8.count > maximumBytes { stem.removeLast() }
         // Cut where a dot or space now ends the name, it would no longer be its own safe form.
         return safe(stem + suffix)

@@ -118,10 +118,11 @@ struct UploadFile: Sendable {
         let descriptor = descriptor
         try await UploadThread.shared.run {
             try bytes.withUnsafeReadableBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
                 var done = 0
                 while done < buffer.count {
                     let count = pwrite(
-                        descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+                        descriptor, base + done, buffer.count - done, off_t(offset) + off_t(done))
                     if count < 0 {
                         if errno == EINTR { continue }
                         throw Failure(operation: "write", number: errno)

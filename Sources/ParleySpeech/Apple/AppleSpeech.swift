@@ -14,7 +14,7 @@
         public init() {}
 
         /// The voices of `AVSpeechSynthesisVoice.speechVoices()`.
-        public func voices() async throws(ParleyError) -> [Voice] {
+        public func voices() async throws(ParleyError) -> [SynthesisVoice] {
             AVSpeechSynthesisVoice.speechVoices().map { voice in
                 let gender =
                     switch voice.gender {
@@ -28,7 +28,7 @@
                     case .premium: "premium"
                     default: "default"
                     }
-                return Voice(
+                return SynthesisVoice(
                     engine: "apple", identifier: voice.identifier, name: voice.name, language: voice.language,
                     gender: gender, quality: quality)
             }

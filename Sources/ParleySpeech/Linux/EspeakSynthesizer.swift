@@ -26,13 +26,13 @@ public struct EspeakSynthesizer: SpeechSynthesizer {
     }
 
     /// The voices of `espeak-ng --voices`.
-    public func voices() async throws(ParleyError) -> [Voice] {
+    public func voices() async throws(ParleyError) -> [SynthesisVoice] {
         let output = try await Subprocess.run(program, ["--voices"])
         return Self.parseVoices(output.standardOutput)
     }
 
     /// Parses the table `espeak-ng --voices` prints (`Pty Language Age/Gender VoiceName File Other Languages`).
-    static func parseVoices(_ table: String) -> [Voice] {
+    static func parseVoices(_ table: String) -> [SynthesisVoice] {
         table.split(separator: "\n").dropFirst().compactMap { line in
             let columns = line.split(separator: " ", omittingEmptySubsequences: true)
             guard columns.count >= 5 else { return nil }
@@ -42,7 +42,7 @@ public struct EspeakSynthesizer: SpeechSynthesizer {
                 case "F": "female"
                 default: "unknown"
                 }
-            return Voice(
+            return SynthesisVoice(
                 engine: "espeak-ng", identifier: String(columns[4]), name: String(columns[3]),
                 language: String(columns[1]), gender: gender
             )

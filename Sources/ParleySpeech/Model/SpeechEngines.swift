@@ -8,7 +8,7 @@ public protocol SpeechSynthesizer: Sendable {
     /// The engine's name as voice-flow files spell it in `ssEngine`, such as `espeak-ng` or `apple`.
     var engine: String { get }
     /// The voices this engine can speak with.
-    func voices() async throws(ParleyError) -> [Voice]
+    func voices() async throws(ParleyError) -> [SynthesisVoice]
     /// Speaks `request` into a WAV file at `file`.
     func synthesize(_ request: SynthesisRequest, to file: URL) async throws(ParleyError)
 }
@@ -37,7 +37,7 @@ public protocol AudioRecorder: Sendable {
 }
 
 /// A speech-synthesis voice: the six strings the reference API's `getSSVoices` returns, in the same order.
-public struct Voice: Sendable, Hashable, Codable {
+public struct SynthesisVoice: Sendable, Hashable, Codable {
     /// The engine, such as `espeak-ng`.
     public var engine: String
     /// The identifier to select the voice with, such as `gmw/en-US`.

@@ -36,7 +36,7 @@ public enum FlowGraph {
             for route in goTo.userIntents { add(route.target, "intent: \(route.intent)") }
             for route in goTo.userInputs { add(route.target, "\"\(route.input)\"") }
             for key in GoTo.routeKeys { if let target = goTo.routes[key] { add(target, key) } }
-            for key in goTo.stopRecordReasons.keys.sorted() { add(goTo.stopRecordReasons[key]!, "stop: \(key)") }
+            for (key, target) in goTo.stopRecordReasons.sorted(by: { $0.key < $1.key }) { add(target, "stop: \(key)") }
             if let target = goTo.defaultTarget { add(target, nil) }
         }
         return edges

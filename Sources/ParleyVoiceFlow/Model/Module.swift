@@ -73,8 +73,8 @@ public struct GoTo: Sendable, Hashable {
             result.append(("userIntentCollection[\(index)]", route.target))
         }
         for (index, route) in userInputs.enumerated() { result.append(("goToForUserInput[\(index)]", route.target)) }
-        for key in stopRecordReasons.keys.sorted() {
-            result.append(("goToForStopRecordReason.\(key)", stopRecordReasons[key]!))
+        for (key, target) in stopRecordReasons.sorted(by: { $0.key < $1.key }) {
+            result.append(("goToForStopRecordReason.\(key)", target))
         }
         return result
     }

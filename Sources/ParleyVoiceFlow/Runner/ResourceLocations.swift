@@ -60,26 +60,3 @@ public struct ResourceLocations: Sendable, Hashable {
         return target.appendingPathComponent(name)
     }
 }
-
-/// Log levels, as the reference API names them.
-public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
-    /// Nothing.
-    case none
-    /// Faults only.
-    case fault
-    /// Errors and faults.
-    case error
-    /// The default.
-    case `default`
-    /// Informational messages too.
-    case info
-    /// Debug messages too.
-    case debug
-    /// Everything.
-    case verbose
-
-    /// Orders levels from `none` to `verbose`.
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-}

@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 public import ParleyCore
 public import ParleySpeech
 
@@ -48,11 +49,9 @@ public actor VoiceFlowRunner {
     private var selectedVoices: [String: String] = [:]
     private var storedFields = RuntimeFields()
     private var storedIntent: String?
-    private var logLevels: [String: LogLevel] = [:]
-    /// The log level of the runner itself (default `default`).
-    public private(set) var logLevel: LogLevel = .default
-    /// Receives log lines at or below the level of their module (or the runner's).
-    private var logHandler: (@Sendable (LogLevel, String) -> Void)?
+    private var moduleLogLevels: [String: Logger.Level] = [:]
+    /// Where the runner logs (swift-log); its `logLevel` is the runner's own level (swift-log's default: `info`).
+    public private(set) var logger: Logger
 
     private var engine: Engine?
     private var mediaTask: Task<Engine.Input, Never>?
@@ -68,11 +67,14 @@ public actor VoiceFlowRunner {
     ///     modules need it.
     ///   - clock: Stamps ``history``.
     ///   - random: Chooses `select` prompts; pass a seeded generator for repeatable runs.
+    ///   - logger: Where the runner logs (swift-log); per-module levels come from ``setModuleLogLevels(_:)``.
     public init<C: Clock>(
         synthesizer: (any SpeechSynthesizer)? = nil, recognizer: any SpeechRecognizer, player: any AudioPlayer,
         recorder: (any AudioRecorder)? = nil, clock: C = ContinuousClock(),
-        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+        logger: Logger = Logger(label: "parley.voiceflow")
     ) where C.Duration == Duration {
+        self.logger = logger
         let (stream, continuation) = AsyncStream.makeStream(of: VoiceFlowEvent.self)
         events = stream
         sink = continuation
@@ -191,7 +193,7 @@ public actor VoiceFlowRunner {
     public var loadedPronunciations: Pronunciations { pronunciations }
 
     /// The synthesizer's voices (`getSSVoices`); empty without a synthesizer.
-    public func voices() async throws(ParleyError) -> [ParleySpeech.Voice] {
+    public func voices() async throws(ParleyError) -> [SynthesisVoice] {
         guard let synthesizer else { return [] }
         return try await synthesizer.voices()
     }
@@ -202,40 +204,45 @@ public actor VoiceFlowRunner {
     }
 
     /// The selected voice (`getSelectedSSVoice`), or `nil` when none was selected or it is not in the list.
-    public func selectedVoice() async throws(ParleyError) -> ParleySpeech.Voice? {
+    public func selectedVoice() async throws(ParleyError) -> SynthesisVoice? {
         guard let identifier = selectedVoices[synthesizer?.engine ?? ""] else { return nil }
         return try await voices().first { $0.identifier == identifier }
     }
 
     // MARK: Logging
 
-    /// Sets the runner's log level and, optionally, a handler for log lines.
-    public func setLogLevel(_ level: LogLevel, handler: (@Sendable (LogLevel, String) -> Void)? = nil) {
-        logLevel = level
-        if let handler { logHandler = handler }
+    /// Sets the runner's log level (the reference API's levels map to swift-log's: `fault` → `critical`,
+    /// `default` → `notice`, `verbose` → `trace`; `none` is `critical` with no fault to log).
+    public func setLogLevel(_ level: Logger.Level) {
+        logger.logLevel = level
     }
 
     /// Sets log levels per module: voice-flow module ids, or the media components `AudioPlayer`, `AudioRecorder`,
     /// `SpeechRecognizer`.
-    public func setModuleLogLevels(_ levels: [String: LogLevel]) {
-        logLevels.merge(levels) { _, new in new }
+    public func setModuleLogLevels(_ levels: [String: Logger.Level]) {
+        moduleLogLevels.merge(levels) { _, new in new }
     }
 
-    /// The level that applies to `module`.
-    public func logLevel(for module: String) -> LogLevel {
-        logLevels[module] ?? logLevel
+    /// The level that applies to `module`: its own, or the runner's.
+    public func logLevel(for module: String) -> Logger.Level {
+        moduleLogLevels[module] ?? logger.logLevel
     }
 
-    private func log(_ level: LogLevel, _ module: String?, _ message: String) {
-        guard let logHandler, level != .none, level <= (module.map(logLevel(for:)) ?? logLevel) else { return }
-        logHandler(level, message)
+    /// Logs `message` when `level` reaches the level of its module (or the runner's), with the module as metadata.
+    private func log(_ level: Logger.Level, _ module: String?, _ message: String) {
+        var logger = logger
+        if let module {
+            logger.logLevel = logLevel(for: module)
+            logger[metadataKey: "module"] = "\(module)"
+        }
+        logger.log(level: level, "\(message)")
     }
 
     // MARK: Runtime fields and intents
 
     /// Sets a runtime field (`setVoiceflowRuntimeField`).
     public func setRuntimeField(_ name: String, _ value: JSONValue) {
-        if engine != nil { engine!.fields[name] = value } else { storedFields[name] = value }
+        if engine != nil { engine?.fields[name] = value } else { storedFields[name] = value }
     }
 
     /// A runtime field's value (`getVoiceflowRuntimeField`).
@@ -246,8 +253,8 @@ public actor VoiceFlowRunner {
     /// Removes a runtime field (`resetVoiceflowRuntimeField`); returns whether it was set.
     @discardableResult
     public func resetRuntimeField(_ name: String) -> Bool {
-        if engine != nil { return engine!.fields.reset(name) }
-        return storedFields.reset(name)
+        guard engine != nil else { return storedFields.reset(name) }
+        return engine?.fields.reset(name) ?? false
     }
 
     /// Every runtime field.
@@ -255,16 +262,16 @@ public actor VoiceFlowRunner {
 
     /// Sets the user intent (`setUserIntent`).
     public func setUserIntent(_ intent: String) {
-        if engine != nil { engine!.userIntent = intent } else { storedIntent = intent }
+        if engine != nil { engine?.userIntent = intent } else { storedIntent = intent }
     }
 
     /// Clears the user intent (`resetUserIntent`).
     public func resetUserIntent() {
-        if engine != nil { engine!.userIntent = nil } else { storedIntent = nil }
+        if engine != nil { engine?.userIntent = nil } else { storedIntent = nil }
     }
 
     /// The user intent.
-    public var userIntent: String? { engine != nil ? engine!.userIntent : storedIntent }
+    public var userIntent: String? { engine.map(\.userIntent) ?? storedIntent }
 
     /// Queues a prompt module for the running `audioListener` (`loadAudioListenerPrompt`).
     /// - Returns: `false` when no `audioListener` module is running.
@@ -333,7 +340,10 @@ public actor VoiceFlowRunner {
         }
         var input = Engine.Input.start
         while true {
-            let actions = self.engine!.handle(input)
+            // The engine is set above and cleared only by the `defer` when this function returns.
+            guard let actions = self.engine?.handle(input) else {
+                throw recorded(ParleyError(.invalidState, "the voice flow's engine is gone"))
+            }
             var next: Engine.Input?
             actionLoop: for action in actions {
                 if let pending = takeControl() {

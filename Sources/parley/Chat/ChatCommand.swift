@@ -37,11 +37,12 @@ struct ChatCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        guard let serverURL = URL(string: url) else { throw ValidationError("--url \(url) is not a URL") }
         var configuration: ChatClient.Configuration
         if let token {
-            configuration = .init(url: URL(string: url)!) { token }
+            configuration = .init(url: serverURL) { token }
         } else {
-            configuration = .init(url: URL(string: url)!, channelId: channel ?? "", userId: user)
+            configuration = .init(url: serverURL, channelId: channel ?? "", userId: user)
         }
         configuration.initUserHiddenMessage = hiddenMessage
         let status = await TerminalChat.run(configuration)
