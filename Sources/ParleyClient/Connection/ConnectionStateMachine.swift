@@ -18,15 +18,15 @@ import Foundation
 /// - ``State/waitingToReconnect(retry:)`` (`connecting`; `disconnected` in the background): leaves when the retry
 ///   timer fires, on connect or disconnect requested, foreground, or the network coming back.
 ///
-/// The shape follows ``BayeuxSession`` in ParleyGenesys: one timer at a time (each state needs at most one: the
+/// The shape follows `BayeuxSession` in ParleyGenesys: one timer at a time (each state needs at most one: the
 /// opening deadline, the retry delay, the heartbeat or the pong deadline); starting a timer replaces the last.
 struct ConnectionStateMachine: Sendable {
     /// What the machine needs from ``ChatClient/Configuration``.
     struct Configuration: Sendable, Hashable {
         /// How the client reconnects after a drop.
         var reconnect: ChatClient.ReconnectPolicy
-        /// How long opening a socket may take, from the transport's first step to the server's answer to the
-        /// handshake.
+        /// How long opening a socket may take, from opening it (with the token in hand) to the server's answer
+        /// to the handshake.
         var connectionTimeout: Duration
         /// The time between heartbeat pings on an open socket.
         var heartbeatInterval: Duration
