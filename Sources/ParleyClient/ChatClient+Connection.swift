@@ -8,16 +8,11 @@ extension ChatClient {
     ///   (``ParleyError/Code/connectionFailed``). The client is then disconnected and does not retry by itself.
     public func connect() async throws(ParleyError) {
         try checkInitialized()
-        guard status != .connected, opening == nil else { return }
-        wantsConnection = true
-        reconnectTask?.cancel()
-        do {
-            try await open()
-        } catch {
-            wantsConnection = false
-            setStatus(.disconnected)
-            throw error
-        }
+        let actions = connectionMachine.handle(.connectRequested)
+        // Already connected, or an attempt is under way: nothing to wait for.
+        guard !actions.isEmpty, case .connecting(let attempt, _, _) = connectionMachine.state else { return }
+        await perform(actions)
+        try await outcome(ofConnect: attempt).get()
     }
 
     /// Closes the socket and switches to another server, channel, user or token. Only the network properties
@@ -44,10 +39,8 @@ extension ChatClient {
     /// Closes the socket and stops reconnecting. Messages sent meanwhile wait in the outbox until the next
     /// connection.
     public func disconnect() async {
-        wantsConnection = false
         tokenRefreshTask?.cancel()
-        await closeConnection(reason: "the app disconnected")
-        setStatus(.disconnected)
+        await handle(.disconnectRequested)
     }
 
     // MARK: The app's life
@@ -55,118 +48,181 @@ extension ChatClient {
     /// The app went to the background: the client closes the socket and does not reconnect until
     /// ``applicationWillEnterForeground()``. Undelivered messages stay in the outbox.
     public func applicationDidEnterBackground() async {
-        suspended = true
-        await closeConnection(reason: "the app is in the background")
-        if wantsConnection { setStatus(.disconnected) }
+        await handle(.enteredBackground)
     }
 
     /// The app is back in the foreground: the client reconnects at once (when it was connected before) and
     /// delivers what waited.
     public func applicationWillEnterForeground() {
-        suspended = false
-        guard wantsConnection, connection == nil, opening == nil else { return }
-        scheduleReconnect(attempt: 1, immediately: true)
+        // Coming back starts an attempt or nothing: no action waits, so they are all performed before returning.
+        for action in connectionMachine.handle(.enteredForeground) { performAtOnce(action) }
     }
 
     /// The network changed, as the app's path monitor reports it. Unreachable: the client stops trying to
-    /// reconnect until it is reachable again (an open socket is left to the heartbeat). Reachable (again, or another network): a socket opened on the old path is likely
-    /// dead without knowing it, so the client replaces it at once instead of waiting for the heartbeat.
+    /// reconnect until it is reachable again (an open socket is left to the heartbeat). Reachable (again, or
+    /// another network): a socket opened on the old path is likely dead without knowing it, so the client
+    /// replaces it at once instead of waiting for the heartbeat.
     public func networkReachabilityChanged(isReachable: Bool) async {
-        networkReachable = isReachable
-        guard wantsConnection, !suspended else { return }
-        if isReachable {
-            await closeConnection(reason: "the network changed")
-            scheduleReconnect(attempt: 1, immediately: true)
-        } else {
-            // An open socket may survive a brief loss; the heartbeat finds out if it does not.
-            reconnectTask?.cancel()
-            reconnectTask = nil
+        await handle(.networkChanged(isReachable: isReachable))
+    }
+
+    // MARK: Performing the lifecycle
+
+    /// Feeds an event to the connection's state machine and performs what it returns.
+    func handle(_ event: ConnectionStateMachine.Event) async {
+        await perform(connectionMachine.handle(event))
+    }
+
+    /// Performs the state machine's actions, in order.
+    func perform(_ actions: [ConnectionStateMachine.Action]) async {
+        for action in actions {
+            switch action {
+            case .sendHandshake:
+                await sendHandshake()
+            case .sendPing:
+                try? await connection?.send(StateFrame.ping.jsonString())
+            case .closeSocket(let reason):
+                await closeSocket(reason: reason)
+            case .flushOutbox:
+                outbox.requeueSent()
+                // Before the caller of connect() goes on, so that nothing it sends overtakes what waited.
+                await pumpOutbox()
+            default:
+                performAtOnce(action)
+            }
         }
     }
 
-    /// Closes the current socket (or abandons the attempt to open one) without reconnecting.
-    private func closeConnection(reason: String) async {
-        reconnectTask?.cancel()
-        reconnectTask = nil
-        let connection = self.connection
-        generation += 1  // its callbacks are ignored from now on
-        await connection?.close(.normal, reason: reason)  // the close frame goes out before the task is cancelled
-        abandonConnection()
-        opening?.resume(throwing: ParleyError(.connectionFailed, "closed while connecting: \(reason)"))
-        opening = nil
+    /// Performs an action that does not wait: every action except sending, closing and flushing.
+    private func performAtOnce(_ action: ConnectionStateMachine.Action) {
+        switch action {
+        case .prepareSocket(let attempt):
+            prepareSocket(for: attempt)
+        case .openSocket(let attempt):
+            openSocket(for: attempt)
+        case .startTimer(let id, let delay):
+            lifecycleTimer?.cancel()
+            let clock = self.clock
+            lifecycleTimer = Task {
+                do {
+                    try await clock.sleep(for: delay)
+                } catch {
+                    return
+                }
+                await self.handle(.timerFired(id))
+            }
+        case .cancelTimer:
+            lifecycleTimer?.cancel()
+            lifecycleTimer = nil
+        case .finishConnect(let attempt, let error):
+            let result: Result<Void, ParleyError> = error.map { .failure($0) } ?? .success(())
+            if let waiter = connectWaiters.removeValue(forKey: attempt) {
+                waiter.resume(returning: result)
+            } else {
+                connectOutcomes[attempt] = result
+            }
+        case .discardToken:
+            token = nil
+        case .reportError(let error):
+            emit(.error(error))
+        case .statusChanged(let status):
+            emit(.statusChanged(status))
+        case .sendHandshake, .sendPing, .closeSocket, .flushOutbox:
+            Task { await perform([action]) }  // these wait; perform(_:) does them in order
+        }
+    }
+
+    /// Waits until the attempt the app's ``connect()`` started is connected or failed.
+    private func outcome(ofConnect attempt: Int) async -> Result<Void, ParleyError> {
+        if let outcome = connectOutcomes.removeValue(forKey: attempt) { return outcome }
+        return await withCheckedContinuation { connectWaiters[attempt] = $0 }
+    }
+
+    /// Forgets the current socket (closing it first with `reason`, if given) and cancels its attempt.
+    private func closeSocket(reason: String?) async {
+        let socket = connection
+        let task = connectionTask
+        connection = nil
+        connectionTask = nil
+        preparedSocket = nil
+        gapTask?.cancel()
+        outbox.requeueSent()
+        // The close frame goes out before the task is cancelled. (The task may be the one performing this, after
+        // its socket ended; cancelling a task that is finishing is harmless.)
+        if let reason { await socket?.close(.normal, reason: reason) }
+        task?.cancel()
     }
 
     // MARK: Opening
 
-    /// One attempt: fetch the token, open the socket, send `auth` (if the token goes in a frame), Parley's
-    /// `parley` hello and a `ping`, wait for the `pong`.
-    func open() async throws(ParleyError) {
-        setStatus(.connecting)
-        let token = try await currentToken()
-        let url = try configuration.socketURL(channelId: identity.channelId, userId: identity.userId)
-        var headers: [String: String] = [:]
-        if let token, configuration.tokenPresentation == .header { headers["Authorization"] = "Bearer \(token)" }
-        generation += 1
-        let generation = self.generation
-        openingError = nil
-        awaitingWelcome = false
+    /// The first step of an attempt: the token (the one in hand while valid, or a new one) and the socket's URL.
+    private func prepareSocket(for attempt: Int) {
+        connectionTask = Task {
+            let prepared: (url: URL, token: String?)
+            do throws(ParleyError) {
+                let token = try await currentToken()
+                prepared = (try configuration.socketURL(channelId: identity.channelId, userId: identity.userId), token)
+            } catch {
+                return await handle(.socketFailed(attempt: attempt, error))
+            }
+            let actions = connectionMachine.handle(.socketPrepared(attempt: attempt))
+            guard !actions.isEmpty else { return }  // the attempt was abandoned meanwhile
+            preparedSocket = prepared
+            await perform(actions)
+        }
+    }
+
+    /// Opens the socket of `attempt` with the prepared token and URL; what arrives on it goes to
+    /// ``receive(_:attempt:)``.
+    private func openSocket(for attempt: Int) {
+        guard let prepared = preparedSocket else { return }
         capabilities = []
         serverMaxFrameSize = nil
+        var headers: [String: String] = [:]
+        if let token = prepared.token, configuration.tokenPresentation == .header {
+            headers["Authorization"] = "Bearer \(token)"
+        }
         let transport = self.transport
-        let authFrame = configuration.tokenPresentation == .authFrame ? token : nil
-        let clock = self.clock
-        let timeout = configuration.connectionTimeout
-        let timer = Task {
+        connectionTask = Task {
+            let ending: Result<TransportClose?, any Error>
             do {
-                try await clock.sleep(for: timeout)
+                ending = .success(
+                    try await transport.connect(to: prepared.url, headers: headers) { connection in
+                        await self.attach(connection, attempt: attempt)
+                        for await text in connection.inbound {
+                            await self.receive(text, attempt: attempt)
+                        }
+                    })
             } catch {
-                return
+                ending = .failure(error)
             }
-            self.openingTimedOut(generation: generation, after: timeout)
-        }
-        defer { timer.cancel() }
-        do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                opening = continuation
-                connectionTask = Task {
-                    let ending: Result<TransportClose?, any Error>
-                    do {
-                        ending = .success(
-                            try await transport.connect(to: url, headers: headers) { connection in
-                                await self.attach(connection, generation: generation, authToken: authFrame)
-                                for await text in connection.inbound {
-                                    await self.receive(text, generation: generation)
-                                }
-                            })
-                    } catch {
-                        ending = .failure(error)
-                    }
-                    await self.connectionEnded(ending, generation: generation)
-                }
+            switch ending {
+            case .success(let close):
+                await self.handle(.socketClosed(attempt: attempt, close))
+            case .failure(let error):
+                await self.handle(.socketFailed(attempt: attempt, transportError(error)))
             }
-        } catch let error as ParleyError {
-            throw error
-        } catch {
-            throw ParleyError(.connectionFailed, "\(error)", underlying: error)
         }
     }
 
-    /// The server did not answer the handshake in time: the attempt is abandoned.
-    private func openingTimedOut(generation: Int, after timeout: Duration) {
-        guard generation == self.generation, let opening else { return }
-        self.opening = nil
-        abandonConnection()
-        opening.resume(throwing: ParleyError(.connectionFailed, "the server did not answer within \(timeout)"))
-    }
-
-    private func attach(_ connection: TransportConnection, generation: Int, authToken: String?) async {
-        guard generation == self.generation else {
-            await connection.close(.normal, reason: nil)
+    private func attach(_ socket: TransportConnection, attempt: Int) async {
+        let actions = connectionMachine.handle(.socketOpened(attempt: attempt, expectsWelcome: outbox.synced))
+        guard !actions.isEmpty else {
+            await socket.close(.normal, reason: nil)  // nobody waits for this socket any more
             return
         }
-        self.connection = connection
+        connection = socket
+        await perform(actions)
+    }
+
+    /// Sends `auth` (when the token goes in a frame), Parley's hello and the `ping` whose `pong` opens the
+    /// connection.
+    private func sendHandshake() async {
+        guard let connection else { return }
         do {
-            if let authToken { try await connection.send(StateFrame.auth(jwt: authToken).jsonString()) }
+            if configuration.tokenPresentation == .authFrame, let token = preparedSocket?.token {
+                try await connection.send(StateFrame.auth(jwt: token).jsonString())
+            }
             // Parley's extension: the server answers with a welcome before the pong (an Oracle server, which
             // does not know it, ignores it) and replays what followed the last message received in order.
             let resumeAfter = outbox.synced ? sequencer.lastSequence : nil
@@ -179,23 +235,24 @@ extension ChatClient {
         }
     }
 
-    /// The handshake's `pong` arrived: the socket is open.
-    private func opened(generation: Int) async {
-        setStatus(.connected)
-        refreshedExpiredToken = false
-        reconnectAttempt = 0
-        startHeartbeat(generation: generation)
-        outbox.requeueSent()
-        // Before the caller of connect() goes on, so that nothing it sends overtakes what waited.
-        await pumpOutbox()
-        opening?.resume()
-        opening = nil
+    /// What a transport failure means.
+    private func transportError(_ error: any Error) -> ParleyError {
+        switch error {
+        case let error as ParleyError:
+            return error
+        case let error as WebSocketClientError where error == .webSocketUpgradeFailed:
+            return token != nil
+                ? ParleyError(.invalidToken, "the server refused the socket upgrade (a bad token)", underlying: error)
+                : ParleyError(.connectionFailed, "the server refused the socket upgrade", underlying: error)
+        default:
+            return ParleyError(.connectionFailed, "\(error)", underlying: error)
+        }
     }
 
     // MARK: Receiving
 
-    func receive(_ text: String, generation: Int) async {
-        guard generation == self.generation else { return }
+    func receive(_ text: String, attempt: Int) async {
+        guard connectionMachine.currentAttempt == attempt else { return }  // from a socket that was replaced
         let frame: ServerFrame
         do {
             frame = try ServerFrame(decoding: text)
@@ -205,14 +262,7 @@ extension ChatClient {
         }
         switch frame {
         case .state(let state) where state.type == .pong:
-            pongs += 1
-            // A server that spoke Parley's extension in this conversation before answers the hello before the
-            // pong; if the pong overtook the welcome, wait for it rather than fall back to the base protocol.
-            if opening != nil, capabilities.isEmpty, outbox.synced, !awaitingWelcome {
-                awaitingWelcome = true
-            } else if opening != nil, !awaitingWelcome {
-                await opened(generation: generation)
-            }
+            await handle(.pongReceived(attempt: attempt))
         case .state(let state) where state.type == .ping:
             try? await connection?.send(StateFrame.pong.jsonString())
         case .state(let state) where state.type == .parley:
@@ -228,16 +278,14 @@ extension ChatClient {
                     emit(.error(error))
                 }
             }
-            if awaitingWelcome, opening != nil {
-                awaitingWelcome = false
-                await opened(generation: generation)
-            }
+            await handle(.welcomeReceived(attempt: attempt))
         case .state(let state) where state.type == .ack:
             if let ack = Acknowledgement(state) { await acknowledged(ack) }
         case .message(let message):
-            if opening != nil, case .error(let error) = message.payload.content {
-                // A refusal: the close that follows carries the code; keep the server's words.
-                openingError = ParleyError(error.errorCode ?? .connectionFailed, error.errorMessage)
+            if case .error(let error) = message.payload.content {
+                // While connecting, a refusal: the close that follows carries the code; keep the server's words.
+                let refusal = ParleyError(error.errorCode ?? .connectionFailed, error.errorMessage)
+                await handle(.refusalReceived(attempt: attempt, refusal))
             }
             await arrived(message)
         case .state, .suggestions, .unknown:
@@ -275,7 +323,7 @@ extension ChatClient {
         guard gapTask == nil else { return }
         let clock = self.clock
         let timeout = configuration.sequenceGapTimeout
-        let generation = self.generation
+        let attempt = connectionMachine.currentAttempt
         gapTask = Task {
             defer { self.gapTask = nil }
             do {
@@ -283,165 +331,11 @@ extension ChatClient {
             } catch {
                 return
             }
-            guard generation == self.generation, self.sequencer.hasGap, let connection = self.connection else { return }
+            guard attempt == self.connectionMachine.currentAttempt, self.sequencer.hasGap,
+                let connection = self.connection
+            else { return }
             let hello = ParleyHello(resumeAfter: self.sequencer.lastSequence)
             try? await connection.send(hello.stateFrame.jsonString())
         }
-    }
-
-    // MARK: Ending
-
-    private func connectionEnded(_ ending: Result<TransportClose?, any Error>, generation: Int) async {
-        guard generation == self.generation else { return }
-        connection = nil
-        heartbeatTask?.cancel()
-        gapTask?.cancel()
-        outbox.requeueSent()
-        let error = Self.error(for: ending, openingError: openingError, authenticated: token != nil)
-        if let opening {
-            self.opening = nil
-            opening.resume(throwing: error ?? ParleyError(.connectionFailed, "the server closed the socket"))
-            return
-        }
-        guard wantsConnection else { return setStatus(.disconnected) }
-        if let error, Self.isFinal(error) { return stopAfter(error, orRetryAttempt: 1) }
-        scheduleReconnect(attempt: 1, immediately: false)
-    }
-
-    /// After a final error: one more attempt with a new token when the token expired (once in a row); otherwise
-    /// the error is reported once and the client stays disconnected.
-    private func stopAfter(_ error: ParleyError, orRetryAttempt attempt: Int) {
-        if error.code == .tokenExpired, !refreshedExpiredToken, configuration.tokenProvider != nil {
-            refreshedExpiredToken = true
-            token = nil
-            return scheduleReconnect(attempt: attempt, immediately: true)
-        }
-        wantsConnection = false
-        emit(.error(error))
-        setStatus(.disconnected)
-    }
-
-    /// What went wrong, from how the connection ended; `nil` for a normal close.
-    static func error(
-        for ending: Result<TransportClose?, any Error>, openingError: ParleyError?, authenticated: Bool
-    ) -> ParleyError? {
-        switch ending {
-        case .failure(let error as ParleyError):
-            return error
-        case .failure(let error as WebSocketClientError) where error == .webSocketUpgradeFailed:
-            return authenticated
-                ? ParleyError(.invalidToken, "the server refused the socket upgrade (a bad token)", underlying: error)
-                : ParleyError(.connectionFailed, "the server refused the socket upgrade", underlying: error)
-        case .failure(let error):
-            return ParleyError(.connectionFailed, "\(error)", underlying: error)
-        case .success(let close):
-            guard let close, let code = close.code, code != .normal else { return nil }
-            if let openingError { return openingError }
-            // Parley's reasons read "<error code>: <message>".
-            if let reason = close.reason, let colon = reason.firstIndex(of: ":"), reason[..<colon].contains(".") {
-                let message = reason[reason.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                return ParleyError(ParleyError.Code(rawValue: String(reason[..<colon])), message)
-            }
-            return ParleyError(
-                .connectionFailed, "the server closed the socket with \(code.rawValue) \(close.reason ?? "")")
-        }
-    }
-
-    /// Whether reconnecting with the same credentials cannot help.
-    static func isFinal(_ error: ParleyError) -> Bool {
-        let domain = error.code.rawValue.split(separator: ".").first
-        return domain == "auth" || domain == "channel" || error.code == .tokenUnavailable
-            || error.code == .invalidConfiguration
-    }
-
-    /// Forgets the current connection: its callbacks are ignored from now on and its task is cancelled.
-    func abandonConnection() {
-        generation += 1
-        connection = nil
-        connectionTask?.cancel()
-        connectionTask = nil
-        heartbeatTask?.cancel()
-        heartbeatTask = nil
-        gapTask?.cancel()
-        outbox.requeueSent()
-    }
-
-    // MARK: Reconnecting
-
-    /// Waits the policy's (jittered) delay, then tries again. Not while the app is in the background or the
-    /// network is unreachable: the app's reports restart it.
-    func scheduleReconnect(attempt: Int, immediately: Bool) {
-        reconnectTask?.cancel()
-        setStatus(.connecting)
-        guard !suspended, networkReachable else { return }
-        let policy = configuration.reconnect
-        if let maxAttempts = policy.maxAttempts, attempt > maxAttempts {
-            wantsConnection = false
-            emit(.error(ParleyError(.connectionFailed, "gave up reconnecting after \(maxAttempts) attempts")))
-            return setStatus(.disconnected)
-        }
-        reconnectAttempt = attempt
-        let delay = immediately ? .zero : policy.delay(beforeAttempt: attempt, using: &random)
-        let clock = self.clock
-        reconnectTask = Task {
-            do {
-                try await clock.sleep(for: delay)
-            } catch {
-                return
-            }
-            await self.reconnect(attempt: attempt)
-        }
-    }
-
-    private func reconnect(attempt: Int) async {
-        guard wantsConnection, !suspended, lifecycle == .initialized, connection == nil, opening == nil else { return }
-        do {
-            try await open()
-        } catch {
-            guard wantsConnection, reconnectAttempt == attempt else { return }
-            if Self.isFinal(error) { return stopAfter(error, orRetryAttempt: attempt + 1) }
-            scheduleReconnect(attempt: attempt + 1, immediately: false)
-        }
-    }
-
-    // MARK: Heartbeat
-
-    /// Every `heartbeatInterval` a JSON `ping`; no `pong` within `pongTimeout` means a dead (zombie) socket:
-    /// the client drops it and reconnects.
-    private func startHeartbeat(generation: Int) {
-        heartbeatTask?.cancel()
-        let clock = self.clock
-        let interval = configuration.heartbeatInterval
-        let timeout = configuration.pongTimeout
-        heartbeatTask = Task {
-            while !Task.isCancelled {
-                do {
-                    try await clock.sleep(for: interval)
-                    guard let before = await self.sendHeartbeat(generation: generation) else { return }
-                    try await clock.sleep(for: timeout)
-                    guard self.pongs == before else { continue }
-                    self.heartbeatMissed(generation: generation)
-                    return
-                } catch {
-                    return
-                }
-            }
-        }
-    }
-
-    /// Sends a `ping`; the pong count before it, or `nil` when the connection is gone.
-    private func sendHeartbeat(generation: Int) async -> Int? {
-        guard generation == self.generation, let connection else { return nil }
-        let before = pongs
-        try? await connection.send(StateFrame.ping.jsonString())
-        return before
-    }
-
-    private func heartbeatMissed(generation: Int) {
-        guard generation == self.generation else { return }
-        let timeout = configuration.pongTimeout
-        abandonConnection()
-        emit(.error(ParleyError(.heartbeatTimeout, "no pong within \(timeout); reconnecting")))
-        if wantsConnection { scheduleReconnect(attempt: 1, immediately: true) }
     }
 }

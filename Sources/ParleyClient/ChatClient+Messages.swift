@@ -221,13 +221,13 @@ extension ChatClient {
                     ParleyError(.frameTooLarge, "the message has \(text.utf8.count) bytes; the server takes \(limit)"))
                 continue
             }
-            let generation = self.generation
+            let attempt = connectionMachine.currentAttempt
             do {
                 try await connection.send(text)
             } catch {
                 return  // the socket closed: the frame is sent again after reconnecting
             }
-            guard generation == self.generation else { return }
+            guard attempt == connectionMachine.currentAttempt else { return }  // the socket was replaced meanwhile
             do {
                 if acknowledged {
                     try outbox.markSent(head.id)

@@ -74,7 +74,7 @@ extension ChatClient {
     }
 
     private func refreshToken() async {
-        guard wantsConnection, lifecycle == .initialized else { return }
+        guard connectionMachine.wantsConnection, lifecycle == .initialized else { return }
         do {
             let fresh = try await fetchToken()
             if configuration.tokenPresentation == .authFrame, let connection, status == .connected {

@@ -26,9 +26,11 @@ public actor ChatClient {
     public static let version = "0.1.0"
 
     /// The configuration in use.
-    public internal(set) var configuration: Configuration
+    public internal(set) var configuration: Configuration {
+        didSet { connectionMachine.configuration = .init(configuration) }
+    }
     /// The connection status.
-    public internal(set) var status: ConnectionStatus = .disconnected
+    public var status: ConnectionStatus { connectionMachine.status }
 
     let transport: any ChatTransport
     let clock: any Clock<Duration>
@@ -42,34 +44,29 @@ public actor ChatClient {
     var subscribers: [UUID: AsyncStream<ChatEvent>.Continuation] = [:]
     var listenerQueue: AsyncStream<ChatEvent>.Continuation?
 
-    // Connection state (see ChatClient+Connection.swift).
+    // Connection state (see ChatClient+Connection.swift and Connection/).
     /// Who the socket is for: from the configuration, or from the token's claims.
     var identity: (channelId: String, userId: String)
-    /// Increases with every connection attempt; callbacks from an older attempt are ignored.
-    var generation = 0
+    /// The connection's lifecycle: what is wanted, what is open, what to retry. The actor feeds it events and
+    /// performs its actions.
+    var connectionMachine: ConnectionStateMachine
+    /// The machine's one timer (opening deadline, retry delay, heartbeat or pong deadline).
+    var lifecycleTimer: Task<Void, Never>?
+    /// The current socket, once open.
     var connection: TransportConnection?
+    /// The current attempt: preparing, then running the socket.
     var connectionTask: Task<Void, Never>?
-    var heartbeatTask: Task<Void, Never>?
-    var reconnectTask: Task<Void, Never>?
-    /// The caller of an opening attempt, resumed when the handshake's `pong` arrives or the attempt fails.
-    var opening: CheckedContinuation<Void, any Error>?
-    /// An error payload that arrived while opening: the reason the server is about to close.
-    var openingError: ParleyError?
-    var pongs = 0
-    /// Whether the app wants a connection (so that a drop is followed by reconnecting).
-    var wantsConnection = false
+    /// The token and URL of the current attempt.
+    var preparedSocket: (url: URL, token: String?)?
+    /// Callers of ``connect()`` waiting for the outcome of their attempt, by attempt id.
+    var connectWaiters: [Int: CheckedContinuation<Result<Void, ParleyError>, Never>] = [:]
+    /// Outcomes that came before their caller waited for them, by attempt id.
+    var connectOutcomes: [Int: Result<Void, ParleyError>] = [:]
     /// The token in hand and its claims.
     var token: (value: String, claims: TokenClaims)?
     /// The provider call in flight: concurrent needs for a token share it.
     var tokenFetch: Task<String, any Error>?
     var tokenRefreshTask: Task<Void, Never>?
-    /// Whether an expired token was already replaced once in this run of failures.
-    var refreshedExpiredToken = false
-    /// Whether the app is in the background (no connection, no reconnecting).
-    var suspended = false
-    /// Whether the network is reachable, as the app last reported.
-    var networkReachable = true
-    var random: RandomSource
 
     // Delivery state (see Reliability/).
     /// What waits to be delivered, and the place in the conversation.
@@ -108,10 +105,6 @@ public actor ChatClient {
     var typingDraft: String?
     /// Holds `RESPONDING` notices back for `typingStatusInterval`.
     var typingThrottle: Task<Void, Never>?
-    /// The handshake's `pong` came before the welcome a Parley server sends first (a reordering network).
-    var awaitingWelcome = false
-    /// The reconnection attempt in progress; 0 when connected.
-    var reconnectAttempt = 0
 
     /// A client. It does nothing until ``initialize()``.
     /// - Parameters:
@@ -131,7 +124,7 @@ public actor ChatClient {
         self.configuration = configuration
         self.transport = transport ?? WebSocketTransport(maxFrameSize: configuration.maxFrameSize)
         self.clock = clock
-        self.random = RandomSource(base: random)
+        self.connectionMachine = ConnectionStateMachine(configuration: .init(configuration), random: random)
         self.uploader = AttachmentUploader(session: urlSession)
         self.hooks = hooks
         self.identity = (configuration.channelId, configuration.userId)
@@ -222,12 +215,6 @@ public actor ChatClient {
     func emit(_ event: ChatEvent) {
         for continuation in subscribers.values { continuation.yield(event) }
         listenerQueue?.yield(event)
-    }
-
-    func setStatus(_ newStatus: ConnectionStatus) {
-        guard newStatus != status else { return }
-        status = newStatus
-        emit(.statusChanged(newStatus))
     }
 
     // MARK: Transcript
