@@ -57,8 +57,10 @@ let package = Package(
                 .product(name: "WSCore", package: "swift-websocket"),
             ]
         ),
-        // Scripted skills: the dialog-definition format, its interpreter and the demo skill (issue 3).
-        .target(name: "ParleySkills", dependencies: ["ParleyCore"]),
+        // Scripted skills: the dialog-definition format, its interpreter and the demo skill (issue 3). The demo's
+        // definition is a resource, Resources/pizza-demo.json.
+        .target(
+            name: "ParleySkills", dependencies: ["ParleyCore"], resources: [.copy("Resources/pizza-demo.json")]),
         // Reference chat server (filled by issue 3).
         .target(
             name: "ParleyServer",
@@ -80,8 +82,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
             ],
-            // The web chat widget served at / (issue 7): plain HTML, CSS and JavaScript.
-            resources: [.copy("Widget/Assets")]
+            // The web chat widget served at / (issue 7): plain HTML, CSS and JavaScript; and the agent console
+            // page served at /agent, one HTML file whose inline script and style are allowed by hash.
+            resources: [.copy("Widget/Assets"), .copy("Agents/Assets/agent.html")]
         ),
         // Speech synthesis, recognition, recording and playback: protocols plus espeak-ng/pocketsphinx/sox and Apple engines (issue 8).
         .target(name: "ParleySpeech", dependencies: ["ParleyCore"]),

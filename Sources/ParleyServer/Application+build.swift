@@ -17,7 +17,8 @@ import ServiceLifecycle
 ///   - logger: Where to log.
 ///   - onServerRunning: Called with the port once the server listens (useful with port 0).
 /// - Throws: When storage cannot be opened or a channel's skill cannot be loaded; a `ParleyError` with code
-///   `server.dataFolderLocked` when another server holds the data folder.
+///   `server.dataFolderLocked` when another server holds the data folder, and with code
+///   `server.resourceUnreadable` when a page the server ships (the agent console) cannot be read.
 public func buildApplication(
     configuration: ServerConfiguration, logger: Logger = Logger(label: "parley.server"),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -56,7 +57,8 @@ public func buildApplication(
         sockets.ws("/agent/socket") { inbound, outbound, context in
             try await agentSocket.run(connection: context.requestContext, inbound: inbound, outbound: outbound)
         }
-        router.get("/agent") { _, _ in AgentConsolePage.response() }
+        let console = try AgentConsolePage.load()
+        router.get("/agent") { _, _ in console.response() }
     }
     let socketResponder = sockets.buildResponder()
     // Never more connections than descriptors: at the descriptor limit accept() fails and NIO retries it at once.
