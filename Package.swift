@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ParleySpeech", targets: ["ParleySpeech"]),
         .library(name: "ParleyVoiceFlow", targets: ["ParleyVoiceFlow"]),
         .library(name: "ParleyGenesys", targets: ["ParleyGenesys"]),
+        .library(name: "ParleyGMSSimulator", targets: ["ParleyGMSSimulator"]),
         .library(name: "ParleyWebBridge", targets: ["ParleyWebBridge"]),
         // Test kits, one per side, for an app's test targets; nothing else in this list depends on them.
         .library(name: "ParleyClientTesting", targets: ["ParleyClientTesting"]),
@@ -57,8 +58,10 @@ let package = Package(
                 .product(name: "WSCore", package: "swift-websocket"),
             ]
         ),
-        // Scripted skills: the dialog-definition format, its interpreter and the demo skill (issue 3).
-        .target(name: "ParleySkills", dependencies: ["ParleyCore"]),
+        // Scripted skills: the dialog-definition format, its interpreter and the demo skill (issue 3). The demo's
+        // definition is a resource, Resources/pizza-demo.json.
+        .target(
+            name: "ParleySkills", dependencies: ["ParleyCore"], resources: [.copy("Resources/pizza-demo.json")]),
         // Reference chat server (filled by issue 3).
         .target(
             name: "ParleyServer",
@@ -80,8 +83,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
             ],
-            // The web chat widget served at / (issue 7): plain HTML, CSS and JavaScript.
-            resources: [.copy("Widget/Assets")]
+            // The web chat widget served at / (issue 7): plain HTML, CSS and JavaScript; and the agent console
+            // page served at /agent, one HTML file whose inline script and style are allowed by hash.
+            resources: [.copy("Widget/Assets"), .copy("Agents/Assets/agent.html")]
         ),
         // Speech synthesis, recognition, recording and playback: protocols plus espeak-ng/pocketsphinx/sox and Apple engines (issue 8).
         .target(name: "ParleySpeech", dependencies: ["ParleyCore"]),
@@ -125,6 +129,7 @@ let package = Package(
             dependencies: [
                 "ParleyCore",
                 "ParleyClient",
+                "ParleyGMSSimulator",
                 "ParleyServer",
                 "ParleySpeech",
                 "ParleyVoiceFlow",
@@ -174,11 +179,27 @@ let package = Package(
             name: "ParleyServerTestingTests",
             dependencies: ["ParleyServerTesting", .product(name: "Hummingbird", package: "hummingbird")]
         ),
-        // Genesys Mobile Services: callback push dialogs, a Bayeux client, GMS chat (issue 9).
+        // Genesys Mobile Services: callback push dialogs, a Bayeux client, GMS chat (issue 9). A client library an
+        // app links: no server, no Hummingbird.
         .target(name: "ParleyGenesys", dependencies: ["ParleyCore", "ParleyClient"]),
+        // A Genesys Mobile Services simulator (callback dialogs, Chat API v1 with a scripted agent, Bayeux long
+        // polling on ParleyGenesys's typed BayeuxMessage): Hummingbird routes under /genesys that `parley serve --gms`
+        // mounts on the chat server. The chat server itself knows nothing of GMS.
+        .target(
+            name: "ParleyGMSSimulator",
+            dependencies: [
+                "ParleyGenesys",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "ParleyGenesysTests",
-            dependencies: ["ParleyGenesys", "ParleyServer", "ParleyServerTesting"],
+            dependencies: [
+                "ParleyGenesys", "ParleyGMSSimulator", "ParleyServer", "ParleyServerTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             exclude: ["Peers"]
         ),
         .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyServerTesting"]),

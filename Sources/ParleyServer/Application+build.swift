@@ -6,7 +6,8 @@ public import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// Builds the Parley chat server: the chat socket, attachment upload and download, and the web chat widget.
+/// Builds the Parley chat server: the chat socket, attachment upload and download, the web chat widget, the agent
+/// console, and whatever further ``ServerRoutes`` the caller mounts.
 ///
 /// ```swift
 /// let app = try await buildApplication(configuration: configuration)
@@ -15,11 +16,14 @@ import ServiceLifecycle
 /// - Parameters:
 ///   - configuration: Where to listen, where to keep data, the channels.
 ///   - logger: Where to log.
+///   - routes: Further routes the application serves, such as the GMS simulator (see ``ServerRoutes``).
 ///   - onServerRunning: Called with the port once the server listens (useful with port 0).
 /// - Throws: When storage cannot be opened or a channel's skill cannot be loaded; a `ParleyError` with code
-///   `server.dataFolderLocked` when another server holds the data folder.
+///   `server.dataFolderLocked` when another server holds the data folder, and with code
+///   `server.resourceUnreadable` when a page the server ships (the agent console) cannot be read.
 public func buildApplication(
     configuration: ServerConfiguration, logger: Logger = Logger(label: "parley.server"),
+    routes: [any ServerRoutes] = [],
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     // One data folder, one server: held until the application stops (released last, see DataFolderLock).
@@ -40,8 +44,8 @@ public func buildApplication(
     router.get("/health") { _, _ in "ok" }
     AttachmentRoutes(configuration: configuration, signIns: signIns, sessions: sessions).register(on: router)
     SessionRoutes(configuration: configuration, sessions: sessions).register(on: router)
-    if let gms = configuration.gmsSimulator {
-        GMSSimulator(configuration: gms, server: configuration).register(on: router)
+    for extra in routes {
+        extra.register(on: router)
     }
     if configuration.servesWidget {
         try WidgetRoutes(configuration: configuration).register(on: router)
@@ -56,7 +60,8 @@ public func buildApplication(
         sockets.ws("/agent/socket") { inbound, outbound, context in
             try await agentSocket.run(connection: context.requestContext, inbound: inbound, outbound: outbound)
         }
-        router.get("/agent") { _, _ in AgentConsolePage.response() }
+        let console = try AgentConsolePage.load()
+        router.get("/agent") { _, _ in console.response() }
     }
     let socketResponder = sockets.buildResponder()
     // Never more connections than descriptors: at the descriptor limit accept() fails and NIO retries it at once.

@@ -17,7 +17,7 @@ public enum SkillInput: Sendable, Hashable {
 ///
 /// ```swift
 /// let context = SkillContext(channelId: "web", userId: "ada")
-/// let response = try await ScriptedSkill.pizzaDemo.respond(to: .message(.text("hi")), in: context)
+/// let response = try await ScriptedSkill.pizzaDemo().respond(to: .message(.text("hi")), in: context)
 /// ```
 ///
 /// A skill that throws changes nothing; the server answers the user with an error payload

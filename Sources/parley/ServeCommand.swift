@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ParleyGMSSimulator
 import ParleyServer
 
 /// `parley serve`: the reference chat server.
@@ -22,8 +23,11 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = try server.configuration()
         var logger = Logger(label: "parley")
         logger.logLevel = server.verbose ? .debug : .info
-        let app = try await buildApplication(configuration: configuration, logger: logger) { port in
-            FileHandle.standardOutput.write(Data((ServerOptions.banner(configuration, port: port) + "\n").utf8))
+        let app = try await buildApplication(
+            configuration: configuration, logger: logger, routes: server.routes(for: configuration)
+        ) { port in
+            let banner = ServerOptions.banner(configuration, port: port, gms: server.gms)
+            FileHandle.standardOutput.write(Data((banner + "\n").utf8))
         }
         try await app.runService()
     }
@@ -110,14 +114,24 @@ struct ServerOptions: ParsableArguments {
         if let headerTimeout { configuration.headerTimeout = headerTimeout.duration }
         if let idleTimeout { configuration.idleTimeout = idleTimeout.duration }
         if let failedSignInsPerMinute { configuration.failedSignInsPerMinute = failedSignInsPerMinute }
-        if gms { configuration.gmsSimulator = GMSSimulatorConfiguration() }
         if configuration.channels.isEmpty {
             configuration.channels = [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference)]
         }
         return configuration
     }
 
-    static func banner(_ configuration: ServerConfiguration, port: Int) -> String {
+    /// The routes the server serves besides Parley's own: the GMS simulator with `--gms`.
+    func routes(for configuration: ServerConfiguration) -> [any ServerRoutes] {
+        guard gms else { return [] }
+        return [
+            GMSRoutes(
+                simulator: GMSSimulator(
+                    configuration: GMSSimulatorConfiguration(),
+                    defaultAuthority: "\(configuration.host):\(configuration.port)"))
+        ]
+    }
+
+    static func banner(_ configuration: ServerConfiguration, port: Int, gms: Bool = false) -> String {
         var lines = [
             "Parley is listening on http://\(configuration.host):\(port) (data in \(configuration.dataDirectory.path))"
         ]
@@ -131,12 +145,22 @@ struct ServerOptions: ParsableArguments {
         if configuration.agentKey != nil {
             lines.append("  agent console: http://\(configuration.host):\(port)/agent (sign in with the agent key)")
         }
-        if configuration.gmsSimulator != nil {
+        if gms {
             lines.append("  GMS simulator: http://\(configuration.host):\(port)/genesys (Bayeux at /genesys/cometd)")
         }
         if configuration.servesWidget {
             lines.append("  web chat: http://\(configuration.host):\(port)/ (docs/widget.md)")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// The GMS simulator's routes mounted on the chat server: ParleyGMSSimulator does not depend on ParleyServer, so the
+/// executable, which has both, joins them.
+struct GMSRoutes: ServerRoutes {
+    let simulator: GMSSimulator
+
+    func register(on router: Router<some RequestContext>) {
+        simulator.register(on: router)
     }
 }

@@ -25,7 +25,7 @@ struct GettingStartedTests {
     }
 
     @Test func handleAPushAndChat() async throws {
-        try await InProcessServer.run(channels: [], configure: { $0.gmsSimulator = GMSSimulatorConfiguration() }) {
+        try await InProcessServer.runWithGMS {
             server in
             let service = CallbackService(configuration: .init(serverURL: server.url, gmsUser: "user-42"))
             let userInfo: JSONValue = [

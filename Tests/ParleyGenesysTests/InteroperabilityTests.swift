@@ -65,7 +65,7 @@ struct InteroperabilityTests {
     }
 
     @Test func aiocometdAgainstOurSimulator() async throws {
-        try await InProcessServer.run(channels: [], configure: { $0.gmsSimulator = GMSSimulatorConfiguration() }) {
+        try await InProcessServer.runWithGMS {
             server in
             let output = Pipe()
             let lines: [JSONValue] = try await withSubprocess(

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyGenesys
+import ParleyGMSSimulator
 import ParleyServer
 import ParleyServerTesting
 import Testing
@@ -15,10 +16,7 @@ struct SimulatorChatTests {
     static func withSimulator(
         _ body: (InProcessServer, CallbackService) async throws -> Void
     ) async throws {
-        try await InProcessServer.run(
-            channels: [],
-            configure: { $0.gmsSimulator = GMSSimulatorConfiguration(requireBrowserCookie: true) }
-        ) { server in
+        try await InProcessServer.runWithGMS(GMSSimulatorConfiguration(requireBrowserCookie: true)) { server in
             let service = CallbackService(configuration: .init(serverURL: server.url, gmsUser: "chat-user"))
             try await body(server, service)
         }

@@ -193,6 +193,19 @@ struct WidgetRouteTests {
         }
     }
 
+    @Test func theAgentConsolePageIsAResourceWhoseHashesComeFromTheFile() throws {
+        let page = try AgentConsolePage.load()
+        #expect(page.html.hasPrefix("<!doctype html>"))
+        let script = try AgentConsolePage.inlineText(of: "script", in: page.html, source: "agent.html")
+        #expect(page.contentSecurityPolicy.contains("script-src '\(AgentConsolePage.sha256(script))'"))
+        // A page the hashes cannot be computed for is refused, naming the file.
+        for html in ["<p>no script</p>", "<script>a</script><script>b</script><style></style>", "<style>x"] {
+            let error = #expect(throws: ParleyError.self) { try AgentConsolePage(html: html, source: "/x/agent.html") }
+            #expect(error?.code == .serverResourceUnreadable)
+            #expect(error?.message.contains("/x/agent.html") == true)
+        }
+    }
+
     @Test func aServerCanLeaveTheWidgetOut() async throws {
         try await withServer(channels: [ChannelConfiguration(id: "demo")], configure: { $0.servesWidget = false }) {
             server in

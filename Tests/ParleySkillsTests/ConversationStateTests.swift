@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func theConversationGoesOnAfterARoundTripThroughStorage() async throws {
-        var chat = Chat(ScriptedSkill.pizzaDemo)
+        var chat = Chat(try ScriptedSkill.pizzaDemo())
         _ = try await chat.skill.respond(to: .profile(Profile(firstName: "Lin")), state: &chat.state)
         let greeting = try await chat.say("hi")
         let menu = try await chat.tap("Order Pizza", in: greeting)
@@ -48,7 +48,7 @@ import Testing
 
         // The server stores the state as JSON and restarts with a freshly loaded skill.
         let stored = chat.state.jsonBytes()
-        var restarted = Chat(try ScriptedSkill(json: Array(ScriptedSkill.pizzaDemoSource.utf8)))
+        var restarted = Chat(try ScriptedSkill(json: Array(ScriptedSkill.pizzaDemoSource().utf8)))
         restarted.state = try ConversationState(decoding: stored)
         #expect(restarted.state == chat.state)
         #expect(

@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func theDemoSpeaksFrenchHandsOffAndTakesFeedback() async throws {
-        var chat = Chat(ScriptedSkill.pizzaDemo)
+        var chat = Chat(try ScriptedSkill.pizzaDemo())
         _ = try await chat.skill.respond(to: .profile(Profile(givenName: "Zoé", languageTag: "fr")), state: &chat.state)
         let greeting = try await chat.say("bonjour")
         #expect(Self.texts(greeting) == ["Bonjour Zoé ! Bienvenue chez Parley Pizza.", "Que voulez-vous faire ?"])

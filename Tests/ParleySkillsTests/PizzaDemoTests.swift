@@ -12,8 +12,8 @@ import Testing
     ).profile
 
     @Test func theSourceLoadsAndRoundTrips() throws {
-        let definition = try SkillDefinition(decoding: ScriptedSkill.pizzaDemoSource)
-        #expect(definition == ScriptedSkill.pizzaDemo.definition)
+        let definition = try SkillDefinition(decoding: ScriptedSkill.pizzaDemoSource())
+        #expect(try definition == ScriptedSkill.pizzaDemo().definition)
         #expect(definition.name == "PizzaOrder")
         #expect(definition.start == "greeting")
         #expect(
@@ -23,8 +23,14 @@ import Testing
         #expect(try SkillDefinition(json: definition.jsonValue) == definition)
     }
 
+    @Test func theDefinitionIsAResourceOfParleySkills() throws {
+        let url = try ScriptedSkill.pizzaDemoURL()
+        #expect(url.lastPathComponent == "pizza-demo.json")
+        #expect(try ScriptedSkill(contentsOf: url).definition == ScriptedSkill.pizzaDemo().definition)
+    }
+
     @Test func buildYourOwnPizzaWithTheProfileName() async throws {
-        var chat = Chat(ScriptedSkill.pizzaDemo)
+        var chat = Chat(try ScriptedSkill.pizzaDemo())
 
         // The profile arrives first and gets no reply; the greeting then uses it.
         #expect(try await chat.skill.respond(to: .profile(profile), state: &chat.state) == [])
@@ -108,7 +114,7 @@ import Testing
     }
 
     @Test func orderFromTheCarouselAndCloseTheSession() async throws {
-        var chat = Chat(ScriptedSkill.pizzaDemo)
+        var chat = Chat(try ScriptedSkill.pizzaDemo())
 
         // A first message that matches a transition is answered after the greeting.
         let menu = try await chat.send(try seedPayload("UserMessage.text.order-pizza"))
@@ -157,7 +163,7 @@ import Testing
     }
 
     @Test func cancelThenTypeAnOrder() async throws {
-        var chat = Chat(ScriptedSkill.pizzaDemo)
+        var chat = Chat(try ScriptedSkill.pizzaDemo())
         let greeting = try await chat.say("hi")
         #expect(
             summary(try await chat.tap("Cancel A Previous Order", in: greeting)) == [

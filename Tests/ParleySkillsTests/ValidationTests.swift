@@ -198,10 +198,10 @@ import Testing
 
     @Test func filesLoad() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("skill-\(UUID().uuidString).json")
-        try Data(ScriptedSkill.pizzaDemoSource.utf8).write(to: url)
+        try Data(ScriptedSkill.pizzaDemoSource().utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let skill = try ScriptedSkill(contentsOf: url)
-        #expect(skill.definition == ScriptedSkill.pizzaDemo.definition)
+        #expect(try skill.definition == ScriptedSkill.pizzaDemo().definition)
         var chat = Chat(skill)
         #expect(summary(try await chat.say("hi")).count == 2)
     }

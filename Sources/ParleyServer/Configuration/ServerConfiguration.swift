@@ -24,8 +24,6 @@ public struct ServerConfiguration: Sendable {
     /// The key live agents give to open the agent console's socket (`/agent`, `docs/agents.md`); `nil` switches
     /// the console off. Default `nil`.
     public var agentKey: String?
-    /// The Genesys Mobile Services simulator mounted under `/genesys` (`parley serve --gms`); off when nil.
-    public var gmsSimulator: GMSSimulatorConfiguration?
     /// Whether the server serves the web chat widget at `/` and `/widget` (`docs/widget.md`).
     public var servesWidget = true
 

@@ -4,7 +4,7 @@ extension SkillReference {
     /// The skill this reference names, loaded and checked.
     func load() throws -> any Skill {
         switch self {
-        case .demo: ScriptedSkill.pizzaDemo
+        case .demo: try ScriptedSkill.pizzaDemo()
         case .echo: EchoSkill()
         case .file(let path): try ScriptedSkill(contentsOf: URL(fileURLWithPath: path))
         case .webhook(let url): try WebhookSkill(url: url)

@@ -1,5 +1,5 @@
 import Foundation
-import ParleyCore
+import ParleyGenesys
 
 /// The simulator's Bayeux server: handshake, long-polling connect, subscribe, unsubscribe, publish, disconnect.
 /// Clients are tied to the `gms_user` header they handshook with, which is how chat events find them.
@@ -8,7 +8,7 @@ actor BayeuxHub {
         var user: String?
         var browser: String
         var subscriptions: Set<String> = []
-        var queue: [JSONValue] = []
+        var queue: [BayeuxMessage] = []
         var waiter: (token: Int, continuation: CheckedContinuation<Void, Never>)?
         /// Whether a connect was answered: the first one is answered at once, as CometD does.
         var connected = false
@@ -24,109 +24,112 @@ actor BayeuxHub {
         self.configuration = configuration
     }
 
-    /// Answers one request's messages. `cookie` is the request's `BAYEUX_BROWSER`; the second result is the one
-    /// to set.
-    func handle(_ messages: [JSONValue], user: String?, browserCookie: String?) async -> (
-        replies: [JSONValue], setBrowser: String?
+    /// Answers one request's messages (`nil` for an element that is not a message object, which gets
+    /// `400::Bad request`). `browserCookie` is the request's `BAYEUX_BROWSER`; the second result is the one to set.
+    func handle(_ messages: [BayeuxMessage?], user: String?, browserCookie: String?) async -> (
+        replies: [BayeuxMessage], setBrowser: String?
     ) {
-        var replies: [JSONValue] = []
+        var replies: [BayeuxMessage] = []
         var setBrowser: String?
         for message in messages {
-            guard let object = message.objectValue, let channel = object["channel"]?.stringValue else {
-                replies.append(["successful": false, "error": "400::Bad request"])
+            guard let message else {
+                replies.append(Self.badRequest)
                 continue
             }
-            var reply: JSONObject = ["channel": .string(channel)]
-            if let id = object["id"] { reply["id"] = id }
-            let clientId = object["clientId"]?.stringValue
+            let channel = message.channel
+            var reply = BayeuxMessage(channel: channel)
+            // The request's `id` is echoed as it came, whatever its JSON type.
+            if let id = message.object["id"] { reply.object["id"] = id }
+            let clientId = message.clientId
             switch channel {
-            case "/meta/handshake":
+            case .handshake:
                 let id = Self.randomId()
                 let browser = browserCookie ?? Self.randomId()
                 if browserCookie == nil { setBrowser = browser }
                 clients[id] = Client(user: user, browser: browser)
-                reply["version"] = "1.0"
-                reply["supportedConnectionTypes"] = ["long-polling"]
-                reply["clientId"] = .string(id)
-                reply["successful"] = true
-                reply["advice"] = [
-                    "reconnect": "retry", "interval": 0,
-                    "timeout": .number(Double(configuration.longPollTimeout.components.seconds * 1000)),
-                ]
-                replies.append(.object(reply))
-            case "/meta/connect":
+                reply.object["version"] = "1.0"
+                reply.object["supportedConnectionTypes"] = ["long-polling"]
+                reply.object["clientId"] = .string(id)
+                reply.object["successful"] = true
+                reply.object["advice"] =
+                    BayeuxAdvice(reconnect: .retry, interval: .zero, timeout: configuration.longPollTimeout).jsonValue
+                replies.append(reply)
+            case .connect:
                 guard let clientId, known(clientId, browserCookie) else {
-                    replies.append(.object(unknown(reply)))
+                    replies.append(unknown(reply))
                     continue
                 }
-                reply["clientId"] = .string(clientId)
+                reply.object["clientId"] = .string(clientId)
                 let events = await poll(clientId)
                 guard clients[clientId] != nil else {
-                    replies.append(.object(unknown(reply)))
+                    replies.append(unknown(reply))
                     continue
                 }
-                reply["successful"] = true
-                reply["advice"] = ["reconnect": "retry", "interval": 0]
-                replies.append(.object(reply))
+                reply.object["successful"] = true
+                reply.object["advice"] = BayeuxAdvice(reconnect: .retry, interval: .zero).jsonValue
+                replies.append(reply)
                 replies += events
-            case "/meta/subscribe", "/meta/unsubscribe":
+            case .subscribe, .unsubscribe:
                 guard let clientId, known(clientId, browserCookie) else {
-                    replies.append(.object(unknown(reply)))
+                    replies.append(unknown(reply))
                     continue
                 }
-                let subscription = object["subscription"] ?? .null
-                let channels = subscription.arrayValue?.compactMap(\.stringValue) ?? [subscription.stringValue ?? ""]
-                reply["clientId"] = .string(clientId)
-                reply["subscription"] = subscription
-                if channels.contains(where: { $0.isEmpty || $0.hasPrefix("/meta/") || !$0.hasPrefix("/") }) {
-                    reply["successful"] = false
-                    reply["error"] = .string("403:\(channels.joined(separator: ",")):Subscription denied")
+                // One channel or several: BayeuxMessage.subscription reads only the first.
+                let subscription = message.object["subscription"] ?? .null
+                let channels =
+                    subscription.arrayValue?.compactMap(\.stringValue) ?? [subscription.stringValue ?? ""]
+                reply.object["clientId"] = .string(clientId)
+                reply.object["subscription"] = subscription
+                let denied = channels.contains { $0.isEmpty || BayeuxChannel(rawValue: $0).isMeta || !$0.hasPrefix("/") }
+                if denied {
+                    reply.object["successful"] = false
+                    reply.object["error"] = .string("403:\(channels.joined(separator: ",")):Subscription denied")
                 } else {
                     for name in channels {
-                        if channel == "/meta/subscribe" {
+                        if channel == .subscribe {
                             clients[clientId]?.subscriptions.insert(name)
                         } else {
                             clients[clientId]?.subscriptions.remove(name)
                         }
                     }
-                    reply["successful"] = true
+                    reply.object["successful"] = true
                 }
-                replies.append(.object(reply))
-            case "/meta/disconnect":
+                replies.append(reply)
+            case .disconnect:
                 if let clientId, clients[clientId] != nil {
-                    disconnectExts.append(object["ext"]?.objectValue ?? [:])
+                    disconnectExts.append(message.ext ?? [:])
                     wake(clientId)
                     clients[clientId] = nil
-                    reply["successful"] = true
-                    reply["clientId"] = .string(clientId)
-                    replies.append(.object(reply))
+                    reply.object["successful"] = true
+                    reply.object["clientId"] = .string(clientId)
+                    replies.append(reply)
                 } else {
-                    replies.append(.object(unknown(reply)))
+                    replies.append(unknown(reply))
                 }
             default:
-                guard !channel.hasPrefix("/meta/") else {
-                    reply["successful"] = false
-                    reply["error"] = .string("404:\(channel):Unknown channel")
-                    replies.append(.object(reply))
+                guard !channel.isMeta else {
+                    reply.object["successful"] = false
+                    reply.object["error"] = .string("404:\(channel.rawValue):Unknown channel")
+                    replies.append(reply)
                     continue
                 }
                 guard let clientId, known(clientId, browserCookie) else {
-                    replies.append(.object(unknown(reply)))
+                    replies.append(unknown(reply))
                     continue
                 }
-                reply["successful"] = true
-                replies.append(.object(reply))
-                var event: JSONObject = ["channel": .string(channel), "data": object["data"] ?? .null]
-                if let id = object["id"] { event["id"] = id }
-                deliver(.object(event), channel: channel) { _ in true }
+                reply.object["successful"] = true
+                replies.append(reply)
+                var event = BayeuxMessage(channel: channel, ["data": message.data ?? .null])
+                if let id = message.object["id"] { event.object["id"] = id }
+                deliver(event, to: channel) { _ in true }
             }
         }
         return (replies, setBrowser)
     }
 
     /// Queues `data` on `channel` for every client of `user` subscribed to it.
-    func publish(_ data: JSONValue, channel: String, user: String?) {
-        deliver(["channel": .string(channel), "data": data], channel: channel) { $0.user == user }
+    func publish(_ data: JSONValue, channel: BayeuxChannel, user: String?) {
+        deliver(BayeuxMessage(channel: channel, ["data": data]), to: channel) { $0.user == user }
     }
 
     /// Forgets every client, as a restarted server would: their next request is answered `402::Unknown client`.
@@ -138,8 +141,8 @@ actor BayeuxHub {
     /// How many clients are handshaken.
     var clientCount: Int { clients.count }
 
-    private func deliver(_ event: JSONValue, channel: String, to filter: (Client) -> Bool) {
-        for (id, client) in clients where client.subscriptions.contains(channel) && filter(client) {
+    private func deliver(_ event: BayeuxMessage, to channel: BayeuxChannel, where filter: (Client) -> Bool) {
+        for (id, client) in clients where client.subscriptions.contains(channel.rawValue) && filter(client) {
             clients[id]?.queue.append(event)
             wake(id)
         }
@@ -150,16 +153,24 @@ actor BayeuxHub {
         return !configuration.requireBrowserCookie || client.browser == browserCookie
     }
 
-    private func unknown(_ reply: JSONObject) -> JSONObject {
+    private func unknown(_ reply: BayeuxMessage) -> BayeuxMessage {
         var reply = reply
-        reply["successful"] = false
-        reply["error"] = "402::Unknown client"
-        reply["advice"] = ["reconnect": "handshake", "interval": 0]
+        reply.object["successful"] = false
+        reply.object["error"] = "402::Unknown client"
+        reply.object["advice"] = BayeuxAdvice(reconnect: .handshake, interval: .zero).jsonValue
         return reply
     }
 
+    /// The reply to an element that is not a message object: there is no channel to echo, so the reply has none
+    /// (`BayeuxMessage` keeps its object whole, and this one is set whole).
+    private static let badRequest: BayeuxMessage = {
+        var reply = BayeuxMessage(channel: .handshake)
+        reply.object = ["successful": false, "error": "400::Bad request"]
+        return reply
+    }()
+
     /// Returns queued events at once, or waits for one (or the long-poll timeout).
-    private func poll(_ clientId: String) async -> [JSONValue] {
+    private func poll(_ clientId: String) async -> [BayeuxMessage] {
         let first = clients[clientId]?.connected == false
         clients[clientId]?.connected = true
         if !first, clients[clientId]?.queue.isEmpty ?? true {

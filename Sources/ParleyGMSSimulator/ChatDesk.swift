@@ -1,5 +1,5 @@
 import Foundation
-import ParleyCore
+import ParleyGenesys
 
 /// The simulator's GMS Chat API version 1 with a scripted agent.
 ///
@@ -78,13 +78,16 @@ actor ChatDesk {
             await customer(serviceID, "Notice.Left", "has left the session", ending: true)
         case .refresh:
             let from = Int(fields["transcriptPosition"] ?? "") ?? 0
-            let chat = chats[serviceID]!
-            let entries = chat.transcript.enumerated().filter { $0.offset + 1 >= max(from, 1) }.map(\.element)
+            let entries = existing.transcript.enumerated().filter { $0.offset + 1 >= max(from, 1) }.map(\.element)
             return .object(
-                update(chat, chat.ended ? "DISCONNECTED" : "TRANSCRIPT", entries: entries, position: chat.transcript.count))
+                update(
+                    existing, existing.ended ? "DISCONNECTED" : "TRANSCRIPT", entries: entries,
+                    position: existing.transcript.count))
         }
-        let chat = chats[serviceID]!
-        return .object(update(chat, chat.ended ? "DISCONNECTED" : "TRANSCRIPT", entries: [], position: chat.transcript.count))
+        // The operation added to the transcript (and may have ended the chat); chats are never removed.
+        let chat = chats[serviceID] ?? existing
+        return .object(
+            update(chat, chat.ended ? "DISCONNECTED" : "TRANSCRIPT", entries: [], position: chat.transcript.count))
     }
 
     /// Makes the agent say `text` (used by tests to talk while the app is in the background).
@@ -110,12 +113,13 @@ actor ChatDesk {
         chat.transcript.append(entry)
         if ending { chat.ended = true }
         chats[serviceID] = chat
-        let message = update(chat, ending ? "DISCONNECTED" : "TRANSCRIPT", entries: [entry], position: chat.transcript.count)
+        let message = update(
+            chat, ending ? "DISCONNECTED" : "TRANSCRIPT", entries: [entry], position: chat.transcript.count)
         let data: JSONValue = [
             "message": .object(message), "id": .string(UUID().uuidString.lowercased().filter { $0 != "-" }),
             "tag": .string("service.chat.refresh.\(serviceID)"),
         ]
-        await hub.publish(data, channel: "/_genesys", user: chat.user)
+        await hub.publish(data, channel: .genesys, user: chat.user)
     }
 
     private func update(_ chat: Chat, _ state: String, entries: [[String]], position: Int) -> JSONObject {

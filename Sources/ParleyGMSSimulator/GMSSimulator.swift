@@ -1,30 +1,46 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
+public import Hummingbird
 import NIOCore
-import ParleyCore
+import ParleyGenesys
 
-/// The GMS simulator's routes, under `/genesys`:
+/// The Genesys Mobile Services simulator's routes, under `/genesys`:
 /// - `GET|POST /genesys/1/service/{id}/{action}`: the callback dialogs (``GMSDialogs``);
 /// - `POST /genesys/1/service/{id}/ixn/chat[/{operation}]`: Chat API version 1 (``ChatDesk``);
 /// - `POST /genesys/cometd[/{type}]`: Bayeux long polling (``BayeuxHub``), JSON or form field `message`;
 /// - `POST /genesys/simulator/forget-comet-clients`, `POST /genesys/simulator/chat/{id}/agent` (`message`) and
 ///   `GET /genesys/simulator/comet-disconnects`: hooks for tests, to lose every Comet session, to make the agent
 ///   speak, and to read the `ext` of every `/meta/disconnect`.
-struct GMSSimulator {
-    let configuration: GMSSimulatorConfiguration
-    let server: ServerConfiguration
+///
+/// The simulator is routes, not a server: `parley serve --gms` mounts them on the Parley server's router (through
+/// ParleyServer's `ServerRoutes`), and any Hummingbird router can hold them.
+///
+/// ```swift
+/// let router = Router()
+/// GMSSimulator(configuration: GMSSimulatorConfiguration(), defaultAuthority: "127.0.0.1:8080").register(on: router)
+/// ```
+public struct GMSSimulator: Sendable {
+    /// The simulator's settings.
+    public let configuration: GMSSimulatorConfiguration
+    /// `host:port` for the URLs the simulator hands out (callback dialogs, chat operations) when a request has no
+    /// `Host` header; otherwise those URLs use the request's.
+    public let defaultAuthority: String
     let hub: BayeuxHub
     let desk: ChatDesk
 
-    init(configuration: GMSSimulatorConfiguration, server: ServerConfiguration) {
+    /// A simulator with its own Bayeux clients and chats, empty.
+    /// - Parameters:
+    ///   - configuration: The agent's name, the long-poll timeout, the browser cookie rule.
+    ///   - defaultAuthority: `host:port` for URLs in answers to requests without a `Host` header.
+    public init(configuration: GMSSimulatorConfiguration = GMSSimulatorConfiguration(), defaultAuthority: String) {
         self.configuration = configuration
-        self.server = server
+        self.defaultAuthority = defaultAuthority
         hub = BayeuxHub(configuration: configuration)
         desk = ChatDesk(configuration: configuration, hub: hub)
     }
 
-    func register(on router: Router<some RequestContext>) {
+    /// Adds the simulator's routes (all under `/genesys`) to `router`.
+    public func register(on router: Router<some RequestContext>) {
         router.post("/genesys/cometd") { request, _ in try await bayeux(request) }
         router.post("/genesys/cometd/{type}") { request, _ in try await bayeux(request) }
         router.post("/genesys/1/service/{id}/ixn/chat") { request, context in
@@ -97,16 +113,21 @@ struct GMSSimulator {
         if request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") ?? false {
             bytes = Array((Self.decodeForm(String(decoding: bytes, as: UTF8.self))["message"] ?? "").utf8)
         }
-        let messages: [JSONValue]
+        // A body that is not JSON is refused whole; an element that is not a message object gets its own
+        // `400::Bad request` reply (BayeuxHub), so the elements are read one by one.
+        let elements: [JSONValue]
         do {
             let json = try JSONValue(parsing: bytes)
-            messages = json.arrayValue ?? [json]
+            elements = json.arrayValue ?? [json]
         } catch {
             return Self.json([["successful": false, "error": "400::Malformed JSON"]], status: .badRequest)
         }
+        let messages = elements.map { try? BayeuxMessage(json: $0) }
         let cookie = Self.cookies(request)["BAYEUX_BROWSER"]
         let (replies, setBrowser) = await hub.handle(messages, user: Self.gmsUser(request), browserCookie: cookie)
-        var response = Self.json(.array(replies))
+        var response = Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: BayeuxMessage.body(replies))))
         if let setBrowser {
             response.headers[.setCookie] = "BAYEUX_BROWSER=\(setBrowser); Path=/; HttpOnly"
         }
@@ -116,7 +137,7 @@ struct GMSSimulator {
     // MARK: Helpers
 
     private func base(_ request: Request) -> String {
-        "http://\(request.head.authority ?? "\(server.host):\(server.port)")"
+        "http://\(request.head.authority ?? defaultAuthority)"
     }
 
     static func gmsUser(_ request: Request) -> String? {
@@ -139,7 +160,9 @@ struct GMSSimulator {
     static func form(_ request: Request) async throws -> [String: String] {
         let body = try await request.body.collect(upTo: 1 << 20)
         var fields = decodeForm(String(decoding: body.readableBytesView, as: UTF8.self))
-        for item in request.uri.queryParameters { fields[String(item.key)] = fields[String(item.key)] ?? String(item.value) }
+        for item in request.uri.queryParameters {
+            fields[String(item.key)] = fields[String(item.key)] ?? String(item.value)
+        }
         return fields
     }
 
