@@ -1,6 +1,8 @@
 /// Which actions of messages the user already answered stay usable (Oracle's `disablePastActions`).
 public struct DisablePastActions: OpenString {
+    /// The value as it is written on the wire.
     public let rawValue: String
+    /// Creates a value from its wire form; values this version does not know are kept.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Every action of an answered message is disabled (the default).
     public static let all: Self = "all"
@@ -12,7 +14,9 @@ public struct DisablePastActions: OpenString {
 
 /// How timestamps are shown (Oracle's `timestampMode`).
 public struct TimestampMode: OpenString {
+    /// The value as it is written on the wire.
     public let rawValue: String
+    /// Creates a value from its wire form; values this version does not know are kept.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// The date and time on every message, formatted with `timestampFormat`.
     public static let absolute: Self = "absolute"

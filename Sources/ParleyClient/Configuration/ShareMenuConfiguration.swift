@@ -44,7 +44,9 @@ public struct ShareMenuConfiguration: Sendable, Hashable {
 
 /// A built-in share-menu item.
 public struct ShareMenuItem: OpenString {
+    /// The value as it is written on the wire.
     public let rawValue: String
+    /// Creates a value from its wire form; values this version does not know are kept.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// Images and videos from the library.
     public static let photoAndVideoLibrary: Self = "photoAndVideoLibrary"

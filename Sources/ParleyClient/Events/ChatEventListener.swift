@@ -26,14 +26,23 @@ public protocol ChatEventListener: AnyObject, Sendable {
 }
 
 extension ChatEventListener {
+    /// Does nothing unless the listener implements it.
     public func onStatusChange(connectionStatus: ConnectionStatus) async {}
+    /// Does nothing unless the listener implements it.
     public func onReceiveMessage(message: ChatMessage) async {}
+    /// Does nothing unless the listener implements it.
     public func onUploadAttachment(attachment: Attachment) async {}
+    /// Does nothing unless the listener implements it.
     public func onInitialize() async {}
+    /// Does nothing unless the listener implements it.
     public func onDestroy() async {}
+    /// Does nothing unless the listener implements it.
     public func onChatLanguageChange(newLanguage: String?) async {}
+    /// Lets the conversation end unless the listener implements it.
     public func beforeEndConversation() async -> EndConversationStatus { .success }
+    /// Does nothing unless the listener implements it.
     public func chatEnd() async {}
+    /// Does nothing unless the listener implements it.
     public func onError(error: ParleyError) async {}
 
     /// Calls the method that matches `event`.

@@ -4,7 +4,9 @@ public import Foundation
 public struct ChatMessage: Sendable, Hashable, Identifiable, JSONConvertible {
     /// Who sent a message.
     public struct Sender: OpenString {
+        /// The value as it is written on the wire.
         public let rawValue: String
+        /// Creates a value from its wire form; values this version does not know are kept.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// The user of this app.
         public static let user: Self = "user"
@@ -89,6 +91,7 @@ public struct ChatMessage: Sendable, Hashable, Identifiable, JSONConvertible {
         delivery = (try reader.optional("delivery") as String?).flatMap(DeliveryState.init(rawValue:))
     }
 
+    /// The JSON form.
     public var jsonValue: JSONValue {
         var object: JSONObject = ["id": .string(id), "date": .number(date.timeIntervalSince1970)]
         switch envelope {

@@ -20,6 +20,7 @@ public struct WebSocketTransport: ChatTransport {
         self.logger = logger
     }
 
+    /// Opens a WebSocket to `url` with `headers`, runs `session` on it, and returns the close the server sent.
     public func connect(
         to url: URL, headers: [String: String],
         session: @escaping @Sendable (TransportConnection) async throws -> Void

@@ -12,7 +12,9 @@ extension StateType {
 
 /// A reliability feature a Parley server offers (`capabilities` of ``ParleyWelcome``).
 public struct Capability: OpenString {
+    /// The value as it is written on the wire.
     public let rawValue: String
+    /// Creates a value from its wire form; values this version does not know are kept.
     public init(rawValue: String) { self.rawValue = rawValue }
     /// User messages and profile updates with a `clientMessageId` are acknowledged once stored, and a repeat
     /// is acknowledged again but not handled twice.
