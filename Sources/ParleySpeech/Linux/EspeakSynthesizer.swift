@@ -1,3 +1,4 @@
+#if canImport(Subprocess)
 public import Foundation
 public import ParleyCore
 
@@ -11,6 +12,8 @@ public import ParleyCore
 /// Aliases are applied to the text before it is spoken. IPA phonemes are passed as SSML
 /// `<phoneme alphabet="ipa" ph="…">` elements with espeak-ng's SSML mode on; espeak-ng 1.51 reads the element but
 /// speaks the word's own text, so phoneme entries only take effect on engines that honour them (Apple).
+///
+/// Runs a program, so it exists only where swift-subprocess does (Linux and macOS): an iOS build has no such type.
 public struct EspeakSynthesizer: SpeechSynthesizer {
     /// `espeak-ng`.
     public let engine = "espeak-ng"
@@ -27,7 +30,7 @@ public struct EspeakSynthesizer: SpeechSynthesizer {
 
     /// The voices of `espeak-ng --voices`.
     public func voices() async throws(ParleyError) -> [SynthesisVoice] {
-        let output = try await Subprocess.run(program, ["--voices"])
+        let output = try await ProgramRunner.run(program, ["--voices"])
         return Self.parseVoices(output.standardOutput)
     }
 
@@ -56,7 +59,7 @@ public struct EspeakSynthesizer: SpeechSynthesizer {
         let text = Self.text(for: request)
         if request.isSSML || !request.pronunciations.phonemes.isEmpty { arguments.append("-m") }
         arguments += ["--", text]
-        _ = try await Subprocess.run(program, arguments)
+        _ = try await ProgramRunner.run(program, arguments)
     }
 
     /// The text handed to espeak-ng: aliases applied, phonemes wrapped in SSML.
@@ -76,3 +79,4 @@ public struct EspeakSynthesizer: SpeechSynthesizer {
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
+#endif

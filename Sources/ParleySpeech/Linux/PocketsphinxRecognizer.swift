@@ -1,3 +1,4 @@
+#if canImport(Subprocess)
 public import Foundation
 public import ParleyCore
 
@@ -14,6 +15,8 @@ public import ParleyCore
 /// let heard = try await recognizer.recognize(
 ///     RecognitionRequest(taskID: "demo", audioFile: wav, phrases: ["go to sleep", "keep chatting"]))
 /// ```
+///
+/// Runs a program, so it exists only where swift-subprocess does (Linux and macOS): an iOS build has no such type.
 public struct PocketsphinxRecognizer: SpeechRecognizer {
     /// `pocketSphinx`, as voice flows spell it.
     public let engine = "pocketSphinx"
@@ -68,7 +71,7 @@ public struct PocketsphinxRecognizer: SpeechRecognizer {
             }
             arguments += ["-jsgf", grammar.path]
         }
-        let output = try await Subprocess.run(program, arguments)
+        let output = try await ProgramRunner.run(program, arguments)
         let text = output.standardOutput.split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("READY") && !$0.hasPrefix("Listening") }
@@ -86,33 +89,4 @@ public struct PocketsphinxRecognizer: SpeechRecognizer {
         phrase.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'") }).joined(separator: " ")
     }
 }
-
-/// A stand-in microphone that "records" prepared audio files in order: how Linux tests and the CLI feed the
-/// user's speech to a voice flow.
-public actor QueuedAudioSource: AudioRecorder {
-    private var files: [URL]
-
-    /// Creates a source that hands out `files` in order.
-    public init(files: [URL]) {
-        self.files = files
-    }
-
-    /// Adds a file to the end of the queue.
-    public func enqueue(_ file: URL) {
-        files.append(file)
-    }
-
-    /// Copies the next file to `request.file`.
-    /// - Throws: `speech.noMoreAudio` when the queue is empty.
-    public func record(_ request: RecordingRequest) async throws(ParleyError) -> RecordingResult {
-        guard !files.isEmpty else { throw ParleyError(.noMoreAudio, "the audio queue is empty") }
-        let next = files.removeFirst()
-        do {
-            try? FileManager.default.removeItem(at: request.file)
-            try FileManager.default.copyItem(at: next, to: request.file)
-        } catch {
-            throw ParleyError(.audioFileMissing, "cannot copy \(next.path)", underlying: error)
-        }
-        return RecordingResult(file: request.file, stopReason: "endOfSpeech")
-    }
-}
+#endif
