@@ -18,7 +18,9 @@
     ///   runs, so neither pipe can fill up and stall it. Each may hold at most ``outputLimit`` bytes: a program
     ///   that writes more is stopped and the call fails with `speech.engineFailed`.
     /// - Cancelling the calling task stops the program (`SIGTERM`, then `SIGKILL` after ``gracePeriod``), waits
-    ///   for it to exit and throws `speech.cancelled`.
+    ///   for it to exit and throws `speech.cancelled`. Only the program is signalled, not processes it starts
+    ///   itself (none of the engines' programs does): like the `Foundation.Process` wrapper this replaces, and
+    ///   unlike a new session, it stays in Parley's process group, so a Ctrl-C at a terminal still reaches it.
     enum ProgramRunner {
         /// What a program that exited with status 0 wrote.
         struct Output: Sendable {
