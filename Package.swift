@@ -34,11 +34,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
     ],
     targets: [
@@ -87,8 +89,19 @@ let package = Package(
             // page served at /agent, one HTML file whose inline script and style are allowed by hash.
             resources: [.copy("Widget/Assets"), .copy("Agents/Assets/agent.html")]
         ),
-        // Speech synthesis, recognition, recording and playback: protocols plus espeak-ng/pocketsphinx/sox and Apple engines (issue 8).
-        .target(name: "ParleySpeech", dependencies: ["ParleyCore"]),
+        // Speech synthesis, recognition, recording and playback: protocols plus espeak-ng/pocketsphinx/sox and Apple
+        // engines (issue 8). The program-running engines use swift-subprocess, which declares no iOS support: an iOS
+        // build links no Subprocess and has no EspeakSynthesizer, PocketsphinxRecognizer, SoxConverter or SoxPlayer.
+        .target(
+            name: "ParleySpeech",
+            dependencies: [
+                "ParleyCore",
+                .product(
+                    name: "Subprocess", package: "swift-subprocess", condition: .when(platforms: [.linux, .macOS])),
+                // FilePath, for a program given by path: the System framework on macOS, this package on Linux.
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+            ]
+        ),
         // JSON voice flows: model, loader, validator, engine and runner (issue 8).
         .target(
             name: "ParleyVoiceFlow",

@@ -5,6 +5,8 @@ extension ParleyError.Code {
     public static let speechEngineUnavailable: Self = "speech.engineUnavailable"
     /// A speech engine failed; the message has its exit status and error output.
     public static let speechEngineFailed: Self = "speech.engineFailed"
+    /// The calling task was cancelled while an engine's program ran; the program was stopped.
+    public static let speechCancelled: Self = "speech.cancelled"
     /// An audio file to play or recognise does not exist.
     public static let audioFileMissing: Self = "speech.audioFileMissing"
     /// An alias or phoneme file has a line that is not `word: replacement`.
