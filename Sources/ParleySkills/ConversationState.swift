@@ -37,12 +37,11 @@ public struct ConversationState: JSONConvertible, Codable, Hashable {
 
     /// The JSON form: `state` and `profile` when set, `variables` always, then the unknown members.
     public var jsonValue: JSONValue {
-        var object = JSONObject()
-        if let state { object.append("state", .string(state)) }
-        object.append("variables", .object(variables))
-        if let profile { object.append("profile", profile.jsonValue) }
-        object.append(contentsOf: extra)
-        return .object(object)
+        var builder = ObjectBuilder()
+        builder.set("state", state)
+        builder.set("variables", variables)
+        builder.set("profile", profile)
+        return builder.finish(with: extra)
     }
 }
 

@@ -176,7 +176,7 @@ struct DialogTests {
         var kinds: [TranscriptEntry.Kind] = []
         var positions: [Int?] = []
         for text in SeedExamples.chatNotifications {
-            let message = try BayeuxMessage(json: LenientJSONForTests.parse(text))
+            let message = try BayeuxMessage(json: JSONValue(parsingLeniently: text))
             #expect(message.channel == .genesys)
             let notification = try ChatNotification(json: try #require(message.data))
             #expect(notification.serviceID == "3SQIS3S1693JL9L3R00506T40C000UL4")
@@ -187,7 +187,8 @@ struct DialogTests {
         }
         #expect(kinds == [.text, .joined, .typingStarted])
         #expect(positions == [2, 3, 4])
-        let joined = try ChatNotification(json: #require(try LenientJSONForTests.parse(SeedExamples.partyJoined)["data"]))
+        let seed = try JSONValue(parsingLeniently: SeedExamples.partyJoined)
+        let joined = try ChatNotification(json: #require(seed["data"]))
         let entry = try #require(joined.update.entries.first)
         #expect(entry.nickname == "Kristi Sippola")
         #expect(entry.partyID == "17")
@@ -205,12 +206,5 @@ struct DialogTests {
         #expect(update.entries.map(\.position) == [5, 6, 7])
         #expect(update.entries[2].kind.rawValue == "Notice.Brand.New")
         #expect(update.entries[2].jsonValue[5] == "extra")
-    }
-}
-
-/// Parses the seed's JSON (trailing commas) the way ParleyGenesys does, for tests that need the raw object.
-enum LenientJSONForTests {
-    static func parse(_ text: String) throws -> JSONValue {
-        try JSONValue(parsingAllowingTrailingCommas: text)
     }
 }

@@ -94,6 +94,6 @@ struct InteroperabilityTests {
 
 extension SeedExamples {
     /// The seed's Comet deliveries' `data`, as strict JSON, for publishing through Faye.
-    static var messageReceiptData: String { try! LenientJSONForTests.parse(messageReceipt)["data"]!.jsonString() }
-    static var partyJoinedData: String { try! LenientJSONForTests.parse(partyJoined)["data"]!.jsonString() }
+    static var messageReceiptData: String { try! JSONValue(parsingLeniently: messageReceipt)["data"]!.jsonString() }
+    static var partyJoinedData: String { try! JSONValue(parsingLeniently: partyJoined)["data"]!.jsonString() }
 }

@@ -22,6 +22,14 @@ import Testing
             why: "missing start", json: #"{"name": "T", "states": {"a": {"say": [{"type": "text", "text": "hi"}]}}}"#,
             code: .missingField, path: "$.start"),
         Broken(
+            why: "a null required member is missing, not mistyped",
+            json: #"{"name": "T", "start": null, "states": {"a": {"say": [{"type": "text", "text": "hi"}]}}}"#,
+            code: .missingField, path: "$.start"),
+        Broken(
+            why: "a null say is missing",
+            json: definition(state: #"{"say": null}"#),
+            code: .missingField, path: "$.states.a.say"),
+        Broken(
             why: "start names no state",
             json: #"{"name": "T", "start": "begin", "states": {"a": {"say": [{"type": "text", "text": "hi"}]}}}"#,
             code: .skillUnknownState, path: "$.start"),

@@ -76,14 +76,15 @@ struct FixtureTests {
     }
 
     @Test func theSeedSnippetsParse() throws {
-        let process = try LenientJSON.parse("{" + (try Fixture.text("seed-process-params.json")) + "}")
+        let process = try JSONValue(parsingLeniently: "{" + (try Fixture.text("seed-process-params.json")) + "}")
         let items = try #require(process["processParams"]?["setValueForFieldNameCollection"]?.arrayValue)
         #expect(items.map { $0["name"]?.stringValue } == ["$[AIChat_WhatToChatAbout]", "$[CompletedPlayiText]"])
         #expect(items[1]["value"] == .bool(true))
-        let intents = try LenientJSON.parse("{" + (try Fixture.text("seed-user-intent-collection.json")) + "}")
+        let intents = try JSONValue(
+            parsingLeniently: "{" + (try Fixture.text("seed-user-intent-collection.json")) + "}")
         let goTo = GoToProbe.goTo(intents)
         #expect(goTo.userIntents.map(\.intent) == ["AIChatSubmitted", "AudioListenerCommand", "TransitionToSleepMode"])
-        let session = try LenientJSON.parse(try Fixture.text("seed-audio-session.json"))
+        let session = try JSONValue(parsingLeniently: try Fixture.text("seed-audio-session.json"))
         #expect(session["mode"] == "default")
         #expect(session["categories"]?["allowBluetooth"] == "yes")
     }
@@ -114,15 +115,15 @@ enum GoToProbe {
 @Suite("Loading")
 struct LoadingTests {
     @Test func trailingCommasAreAcceptedAndCommasInStringsKept() throws {
-        let value = try LenientJSON.parse(#"[{"a": "x,]", "b": [1, 2,],}, ]"#)
+        let value = try JSONValue(parsingLeniently: #"[{"a": "x,]", "b": [1, 2,],}, ]"#)
         #expect(value == [["a": "x,]", "b": [1, 2]]])
     }
 
     @Test func otherLeniencyStaysAnErrorWithTheOriginalPosition() {
-        #expect(throws: ParleyError.self) { try LenientJSON.parse("[1,,2]") }
-        #expect(throws: ParleyError.self) { try LenientJSON.parse("[1 2]") }
+        #expect(throws: ParleyError.self) { try JSONValue(parsingLeniently: "[1,,2]") }
+        #expect(throws: ParleyError.self) { try JSONValue(parsingLeniently: "[1 2]") }
         do {
-            _ = try LenientJSON.parse("[1,\n 2,\n x]")
+            _ = try JSONValue(parsingLeniently: "[1,\n 2,\n x]")
             Issue.record("should fail")
         } catch {
             #expect(error.code == .malformedJSON)

@@ -120,26 +120,38 @@ public struct FieldReader {
     }
 }
 
-/// Builds a JSON object from typed fields: known fields first, then the unknown ones kept at decoding.
-struct ObjectBuilder {
-    private(set) var object = JSONObject()
+/// Builds a JSON object from typed fields: known fields first, then the unknown ones kept at decoding. The
+/// writing half of ``FieldReader``.
+///
+/// ```swift
+/// var jsonValue: JSONValue {
+///     var builder = ObjectBuilder()
+///     builder.set("text", text)
+///     builder.set("headerText", headerText)   // left out when nil
+///     return builder.finish(with: extra)
+/// }
+/// ```
+public struct ObjectBuilder {
+    /// The members so far.
+    public private(set) var object = JSONObject()
 
-    init(capacity: Int = 4) {
+    /// Starts an object with room for `capacity` members.
+    public init(capacity: Int = 4) {
         object.reserveCapacity(capacity)
     }
 
     /// Appends `key` with `value`.
-    mutating func set(_ key: String, _ value: some JSONConvertible) {
+    public mutating func set(_ key: String, _ value: some JSONConvertible) {
         object.append(key, value.jsonValue)
     }
 
     /// Appends `key` with `value` unless it is nil.
-    mutating func set(_ key: String, _ value: (some JSONConvertible)?) {
+    public mutating func set(_ key: String, _ value: (some JSONConvertible)?) {
         if let value { object.append(key, value.jsonValue) }
     }
 
     /// Appends the unknown members and returns the object.
-    consuming func finish(with extra: JSONObject) -> JSONValue {
+    public consuming func finish(with extra: JSONObject = [:]) -> JSONValue {
         object.append(contentsOf: extra)
         return .object(object)
     }

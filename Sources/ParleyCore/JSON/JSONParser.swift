@@ -9,18 +9,34 @@ extension JSONValue {
     /// - Parameter bytes: UTF-8 encoded JSON, such as `Data` or `[UInt8]`.
     /// - Throws: ``ParleyError`` with a `json.*` code.
     public init(parsing bytes: some Collection<UInt8>) throws(ParleyError) {
-        if let result = bytes.withContiguousStorageIfAvailable(JSONParser.parse) {
-            self = try result.get()
-        } else {
-            self = try Array(bytes).withUnsafeBufferPointer(JSONParser.parse).get()
-        }
+        self = try JSONParser.parse(bytes, allowingTrailingCommas: false)
     }
 
     /// Parses JSON text from a string.
     /// - Throws: ``ParleyError`` with a `json.*` code.
     public init(parsing text: String) throws(ParleyError) {
-        var text = text
-        self = try text.withUTF8(JSONParser.parse).get()
+        self = try JSONParser.parse(text, allowingTrailingCommas: false)
+    }
+
+    /// Parses the lenient dialect of published samples from UTF-8 bytes: strict JSON (as ``init(parsing:)``) plus
+    /// one trailing comma before each `]` or `}`, as in the voice-flow files and Genesys's dialog and chat
+    /// examples.
+    ///
+    /// ```swift
+    /// let value = try JSONValue(parsingLeniently: #"[{"id": "VF_START",},]"#)
+    /// ```
+    ///
+    /// Nothing else is relaxed: comments, `[1,,2]`, `[,]`, missing commas and invalid UTF-8 stay errors, with the
+    /// line and column of the text as given.
+    /// - Throws: ``ParleyError`` with a `json.*` code.
+    public init(parsingLeniently bytes: some Collection<UInt8>) throws(ParleyError) {
+        self = try JSONParser.parse(bytes, allowingTrailingCommas: true)
+    }
+
+    /// Parses the lenient dialect (strict JSON plus one trailing comma before each `]` or `}`) from a string.
+    /// - Throws: ``ParleyError`` with a `json.*` code.
+    public init(parsingLeniently text: String) throws(ParleyError) {
+        self = try JSONParser.parse(text, allowingTrailingCommas: true)
     }
 }
 
@@ -31,17 +47,40 @@ extension JSONValue {
 /// conversion. Error paths are assembled only while an error unwinds, so they cost nothing otherwise.
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// Whether a comma may come right before `]` or `}` (the lenient dialect).
+    private let allowsTrailingCommas: Bool
     private var index = 0
     private var depth = 0
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, allowsTrailingCommas: Bool) {
         self.bytes = bytes
+        self.allowsTrailingCommas = allowsTrailingCommas
     }
 
     /// Parses one JSON document filling the whole buffer.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, ParleyError> {
-        var parser = JSONParser(bytes)
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, allowingTrailingCommas: Bool) -> Result<
+        JSONValue, ParleyError
+    > {
+        var parser = JSONParser(bytes, allowsTrailingCommas: allowingTrailingCommas)
         return Result { () throws(ParleyError) in try parser.parseDocument() }
+    }
+
+    /// Parses one JSON document from bytes, copying them only when they are not contiguous.
+    static func parse(_ bytes: some Collection<UInt8>, allowingTrailingCommas: Bool) throws(ParleyError) -> JSONValue {
+        if let result = bytes.withContiguousStorageIfAvailable({
+            JSONParser.parse($0, allowingTrailingCommas: allowingTrailingCommas)
+        }) {
+            return try result.get()
+        }
+        return try Array(bytes).withUnsafeBufferPointer {
+            JSONParser.parse($0, allowingTrailingCommas: allowingTrailingCommas)
+        }.get()
+    }
+
+    /// Parses one JSON document from a string's UTF-8.
+    static func parse(_ text: String, allowingTrailingCommas: Bool) throws(ParleyError) -> JSONValue {
+        var text = text
+        return try text.withUTF8 { JSONParser.parse($0, allowingTrailingCommas: allowingTrailingCommas) }.get()
     }
 
     private mutating func parseDocument() throws(ParleyError) -> JSONValue {
@@ -122,6 +161,11 @@ struct JSONParser {
             case .comma:
                 index += 1
                 skipWhitespace()
+                if allowsTrailingCommas && current == .closeBracket {
+                    index += 1
+                    depth -= 1
+                    return .array(elements)
+                }
             case .closeBracket:
                 index += 1
                 depth -= 1
@@ -186,6 +230,11 @@ struct JSONParser {
             case .comma:
                 index += 1
                 skipWhitespace()
+                if allowsTrailingCommas && current == .closeBrace {
+                    index += 1
+                    depth -= 1
+                    return .object(JSONObject(members))
+                }
             case .closeBrace:
                 index += 1
                 depth -= 1

@@ -1,14 +1,14 @@
 extension JSONValue {
-    /// Parses JSON that may have a trailing comma before `]` or `}`, as many published samples do (voice flows,
-    /// Genesys dialogs). Other leniencies (comments, `[1,,2]`, missing commas) stay errors, and line and column
-    /// numbers in errors are those of `text`: each trailing comma is read as a space.
+    /// Parses JSON that may have a trailing comma before `]` or `}`.
     /// - Throws: ``ParleyError`` with a `json.*` code.
+    @available(*, deprecated, renamed: "init(parsingLeniently:)")
     public init(parsingAllowingTrailingCommas text: String) throws(ParleyError) {
-        try self.init(parsing: Self.removingTrailingCommas(text))
+        try self.init(parsingLeniently: text)
     }
 
     /// `text` with every comma that is followed (after whitespace) by `]` or `}` replaced by a space; commas
     /// inside strings are kept.
+    @available(*, deprecated, message: "parse with JSONValue(parsingLeniently:), which accepts trailing commas")
     public static func removingTrailingCommas(_ text: String) -> String {
         var bytes = Array(text.utf8)
         var inString = false

@@ -154,12 +154,11 @@ public struct BayeuxAdvice: JSONConvertible, Codable, Hashable {
 
     /// The wire form.
     public var jsonValue: JSONValue {
-        var object = JSONObject()
-        if let reconnect { object.append("reconnect", .string(reconnect.rawValue)) }
-        if let interval { object.append("interval", .number(Double(interval.milliseconds))) }
-        if let timeout { object.append("timeout", .number(Double(timeout.milliseconds))) }
-        object.append(contentsOf: extra)
-        return .object(object)
+        var builder = ObjectBuilder()
+        builder.set("reconnect", reconnect)
+        builder.set("interval", interval.map { Double($0.milliseconds) })
+        builder.set("timeout", timeout.map { Double($0.milliseconds) })
+        return builder.finish(with: extra)
     }
 
     /// Newer advice over this one, member by member.

@@ -30,7 +30,7 @@ public struct CallbackPush: Sendable, Hashable {
     public init(userInfo: JSONValue) throws(ParleyError) {
         var message = userInfo["message"] ?? userInfo
         if case .string(let text) = message {
-            message = (try? LenientJSON.parse(text)) ?? .null
+            message = (try? JSONValue(parsingLeniently: text)) ?? .null
         }
         guard let fields = LenientObject(message), let id = fields.string("_id"), let action = fields.string("_action"),
             !id.isEmpty, !action.isEmpty

@@ -83,7 +83,7 @@ public struct Dialog: JSONConvertible, Codable, Hashable {
 
     /// Decodes a dialog from a GMS answer body, accepting the trailing commas of Genesys's published samples.
     public init(decodingLenient bytes: some Collection<UInt8>) throws(ParleyError) {
-        try self.init(json: LenientJSON.parse(bytes))
+        try self.init(json: JSONValue(parsingLeniently: bytes))
     }
 
     /// Whether the action is one this version does not know.

@@ -385,7 +385,7 @@ public actor ChatSession {
         }
         guard response.isSuccess else { throw ParleyError(.gmsHTTPStatus, "POST \(url) answered HTTP \(response.status)") }
         do {
-            return try ChatUpdate(json: LenientJSON.parse(response.body))
+            return try ChatUpdate(json: JSONValue(parsingLeniently: response.body))
         } catch {
             throw ParleyError(.gmsBadResponse, "\(url) did not answer with a chat update: \(error)", underlying: error)
         }

@@ -79,7 +79,7 @@ public struct ChatNotification: JSONConvertible, Codable, Hashable {
             throw ParleyError(.typeMismatch, "expected an object, found \(json.typeName)", path: JSONPath())
         }
         var message = fields["message"] ?? .null
-        if case .string(let text) = message { message = try LenientJSON.parse(text) }
+        if case .string(let text) = message { message = try JSONValue(parsingLeniently: text) }
         do { update = try ChatUpdate(json: message) } catch { throw error.within(.key("message")) }
         id = fields.string("id")
         tag = fields.string("tag")

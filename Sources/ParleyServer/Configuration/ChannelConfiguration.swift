@@ -94,15 +94,19 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
 
     /// The configuration-file form.
     public var jsonValue: JSONValue {
-        var object: JSONObject = [
-            "id": .string(id), "name": .string(name), "clientAuthenticationEnabled": .bool(clientAuthenticationEnabled),
-            "maxTokenExpiryMinutes": maxTokenExpiryMinutes.jsonValue,
-            "sessionExpiryMinutes": sessionExpiryMinutes.jsonValue, "allowedOrigins": allowedOrigins.jsonValue,
-            "skill": skill.jsonValue, "enabled": .bool(enabled), "attachmentTypes": attachmentTypes.jsonValue,
-            "sessionSecrets": .bool(sessionSecrets),
-        ]
-        if let secret { object["secret"] = .string(secret) }
-        return .object(object)
+        var builder = ObjectBuilder(capacity: 11)
+        builder.set("id", id)
+        builder.set("name", name)
+        builder.set("clientAuthenticationEnabled", clientAuthenticationEnabled)
+        builder.set("maxTokenExpiryMinutes", maxTokenExpiryMinutes)
+        builder.set("sessionExpiryMinutes", sessionExpiryMinutes)
+        builder.set("allowedOrigins", allowedOrigins)
+        builder.set("skill", skill)
+        builder.set("enabled", enabled)
+        builder.set("attachmentTypes", attachmentTypes)
+        builder.set("sessionSecrets", sessionSecrets)
+        builder.set("secret", secret)
+        return builder.finish()
     }
 
     /// Whether a socket whose `Origin` header is `origin` may use this channel.

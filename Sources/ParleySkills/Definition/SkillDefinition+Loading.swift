@@ -6,17 +6,17 @@ extension SkillDefinition {
     /// - Throws: ``ParleyError`` with the JSON path of the problem: `decode.*` for a missing member or a value of
     ///   the wrong type (inside a response too), `skill.*` for a rule of the format (see `docs/skills.md`).
     public init(json: JSONValue) throws(ParleyError) {
-        let members = try Members(json)
+        var members = try FieldReader(json)
         try members.rejectUnknownKeys(
             ["name", "description", "start", "variables", "states", "on", "otherwise"], in: "a skill definition")
-        name = try members.required("name")
+        name = try members.requiredNotNull("name")
         description = try members.optional("description")
-        start = try members.required("start")
+        start = try members.requiredNotNull("start")
         variables = try members.optional("variables") ?? [:]
         for key in variables.keys {
             try Self.checkVariableName(key, at: JSONPath([.key("variables"), .key(key)]))
         }
-        let stateObject: JSONObject = try members.required("states")
+        let stateObject: JSONObject = try members.requiredNotNull("states")
         guard !stateObject.isEmpty else {
             throw ParleyError(
                 .skillInvalidDefinition, "a skill needs at least one state", path: JSONPath([.key("states")]))
@@ -31,8 +31,8 @@ extension SkillDefinition {
         }
         self.states = states
         stateIndex = Dictionary(states.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        transitions = try Transition.list(members, "on")
-        otherwise = try Transition.otherwise(members)
+        transitions = try Transition.list(&members, "on")
+        otherwise = try Transition.otherwise(&members)
         try validate()
     }
 
@@ -152,19 +152,19 @@ extension SkillDefinition {
 extension SkillDefinition.State {
     /// Decodes the state called `name`.
     init(name: String, json: JSONValue) throws(ParleyError) {
-        let members = try Members(json)
+        var members = try FieldReader(json)
         try members.rejectUnknownKeys(["description", "say", "next", "on", "otherwise"], in: "a state")
         self.name = name
         description = try members.optional("description")
-        say = try members.required("say")
+        say = try members.requiredNotNull("say")
         guard !say.isEmpty else {
             throw ParleyError(
                 .skillInvalidDefinition, "a state must say something on entering it", path: JSONPath([.key("say")]))
         }
         next = try members.optional("next")
-        transitions = try SkillDefinition.Transition.list(members, "on")
-        otherwise = try SkillDefinition.Transition.otherwise(members)
-        if next != nil, let waiting = ["on", "otherwise"].first(where: { members[$0] != nil }) {
+        transitions = try SkillDefinition.Transition.list(&members, "on")
+        otherwise = try SkillDefinition.Transition.otherwise(&members)
+        if next != nil, let waiting = ["on", "otherwise"].first(where: { members.member($0) != nil }) {
             throw ParleyError(
                 .skillInvalidDefinition,
                 "a state with \"next\" goes on without waiting for a message, so it cannot have \"\(waiting)\"",
@@ -178,8 +178,8 @@ extension SkillDefinition.Transition {
     static let matcherKeys = ["text", "keyword", "regex", "postback", "type", "payload"]
 
     /// Decodes the transitions of the array `key`, if present.
-    static func list(_ members: Members, _ key: String) throws(ParleyError) -> [Self] {
-        guard let value = members[key] else { return [] }
+    static func list(_ members: inout FieldReader, _ key: String) throws(ParleyError) -> [Self] {
+        guard let value = members.member(key) else { return [] }
         guard case .array(let elements) = value else {
             throw ParleyError(.typeMismatch, "expected an array, found \(value.typeName)", path: JSONPath([.key(key)]))
         }
@@ -195,8 +195,8 @@ extension SkillDefinition.Transition {
     }
 
     /// Decodes the member `otherwise`, if present.
-    static func otherwise(_ members: Members) throws(ParleyError) -> Self? {
-        guard let value = members["otherwise"] else { return nil }
+    static func otherwise(_ members: inout FieldReader) throws(ParleyError) -> Self? {
+        guard let value = members.member("otherwise") else { return nil }
         do {
             return try Self(json: value, isOtherwise: true)
         } catch {
@@ -206,14 +206,14 @@ extension SkillDefinition.Transition {
 
     /// Decodes a transition; one of `on` has exactly one matcher, an `otherwise` has none.
     init(json: JSONValue, isOtherwise: Bool) throws(ParleyError) {
-        let members = try Members(json)
+        var members = try FieldReader(json)
         let common = ["description", "set", "say", "goto", "end", "handOff"]
         if isOtherwise {
             try members.rejectUnknownKeys(common, in: "an \"otherwise\" transition (which matches anything)")
             match = nil
         } else {
             try members.rejectUnknownKeys(Self.matcherKeys + ["caseSensitive"] + common, in: "a transition")
-            match = try Self.match(members)
+            match = try Self.match(&members)
         }
         description = try members.optional("description")
         set = try members.optional("set") ?? [:]
@@ -243,8 +243,8 @@ extension SkillDefinition.Transition {
     }
 
     /// Reads the one matcher of a transition in `on`.
-    private static func match(_ members: Members) throws(ParleyError) -> SkillDefinition.Match {
-        let present = matcherKeys.filter { members[$0] != nil }
+    private static func match(_ members: inout FieldReader) throws(ParleyError) -> SkillDefinition.Match {
+        let present = matcherKeys.filter { members.member($0) != nil }
         guard let key = present.first else {
             throw ParleyError(
                 .skillInvalidDefinition,
@@ -264,11 +264,11 @@ extension SkillDefinition.Transition {
         }
         switch key {
         case "text":
-            return .text(try strings(members, key), caseSensitive: caseSensitive ?? false)
+            return .text(try strings(&members, key), caseSensitive: caseSensitive ?? false)
         case "keyword":
-            return .keyword(try strings(members, key), caseSensitive: caseSensitive ?? false)
+            return .keyword(try strings(&members, key), caseSensitive: caseSensitive ?? false)
         case "regex":
-            let pattern: String = try members.required(key)
+            let pattern: String = try members.requiredNotNull(key)
             do {
                 _ = try Regex(pattern)
             } catch {
@@ -278,21 +278,21 @@ extension SkillDefinition.Transition {
             }
             return .regex(pattern, caseSensitive: caseSensitive ?? false)
         case "postback":
-            return .postback(try members.required(key))
+            return .postback(try members.requiredNotNull(key))
         case "type":
-            return .type(try members.required(key))
+            return .type(try members.requiredNotNull(key))
         default:
-            return .payload(try members.required(key))
+            return .payload(try members.requiredNotNull(key))
         }
     }
 
     /// A string or a non-empty array of strings, none of them empty.
-    private static func strings(_ members: Members, _ key: String) throws(ParleyError) -> [String] {
+    private static func strings(_ members: inout FieldReader, _ key: String) throws(ParleyError) -> [String] {
         let strings: [String]
-        if case .string(let single)? = members[key] {
+        if case .string(let single)? = members.member(key) {
             strings = [single]
         } else {
-            strings = try members.required(key)
+            strings = try members.requiredNotNull(key)
         }
         guard !strings.isEmpty else {
             throw ParleyError(
@@ -301,7 +301,7 @@ extension SkillDefinition.Transition {
         if let empty = strings.firstIndex(where: { $0.trimmingWhitespace().isEmpty }) {
             throw ParleyError(
                 .skillInvalidDefinition, "\"\(key)\" strings cannot be empty",
-                path: JSONPath([.key(key)] + (members[key]?.arrayValue == nil ? [] : [.index(empty)])))
+                path: JSONPath([.key(key)] + (members.member(key)?.arrayValue == nil ? [] : [.index(empty)])))
         }
         return strings
     }

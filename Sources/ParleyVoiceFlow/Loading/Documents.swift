@@ -79,7 +79,7 @@ public struct VoiceFlow: Sendable, Hashable {
     /// - Throws: ``ParleyError`` when the text is not JSON, not an array of objects, or a module has no string `id`.
     ///   Everything else is left to ``Validator``.
     public init(parsing text: String) throws(ParleyError) {
-        try self.init(json: LenientJSON.parse(text))
+        try self.init(json: JSONValue(parsingLeniently: text))
     }
 
     /// Builds a flow from parsed JSON.
@@ -149,7 +149,7 @@ public struct PromptLibrary: Sendable, Hashable {
 
     /// Adds the prompt modules of another list; ids already present are replaced.
     public mutating func merge(parsing text: String) throws(ParleyError) {
-        let json = try LenientJSON.parse(text)
+        let json = try JSONValue(parsingLeniently: text)
         guard case .array(let items) = json else {
             throw ParleyError(
                 .wrongType, "an audio prompt module list is a JSON array, not \(json.typeName)", path: JSONPath())
@@ -221,7 +221,7 @@ public struct AudioToTextMap: Sendable, Hashable {
 
     /// Adds the entries of another map; file names already present are replaced.
     public mutating func merge(parsing text: String) throws(ParleyError) {
-        let json = try LenientJSON.parse(text)
+        let json = try JSONValue(parsingLeniently: text)
         guard case .array(let items) = json else {
             throw ParleyError(
                 .wrongType, "an audio-to-text map is a JSON array, not \(json.typeName)", path: JSONPath())

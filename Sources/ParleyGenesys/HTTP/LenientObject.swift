@@ -1,28 +1,5 @@
 import Foundation
 
-/// Parses JSON the way GMS samples are written: a trailing comma before `}` or `]` (as in several of
-/// Genesys's published dialog and chat examples) is accepted; everything else is strict JSON.
-enum LenientJSON {
-    static func parse(_ bytes: some Collection<UInt8>) throws(ParleyError) -> JSONValue {
-        let strict: ParleyError
-        do {
-            return try JSONValue(parsing: bytes)
-        } catch {
-            strict = error
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw strict }
-        do {
-            return try JSONValue(parsingAllowingTrailingCommas: text)
-        } catch {
-            throw strict
-        }
-    }
-
-    static func parse(_ text: String) throws(ParleyError) -> JSONValue {
-        try parse(Array(text.utf8))
-    }
-}
-
 /// Reads object members whatever their spelling: `_dialog_id`, `_dialogId` and `dialogId` are one key.
 /// GMS documentation uses snake case where the public Android sample uses camel case.
 struct LenientObject: Sendable {
