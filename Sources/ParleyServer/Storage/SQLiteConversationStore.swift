@@ -131,7 +131,9 @@ public struct SQLiteConversationStore: ConversationStore {
         return try await write { db in try Self.conversation(for: key, in: db, now: now) }
     }
 
-    private static func conversation(for key: ConversationKey, in db: Database, now: Date) throws -> StoredConversation {
+    private static func conversation(for key: ConversationKey, in db: Database, now: Date) throws
+        -> StoredConversation
+    {
         if let existing = try existingConversation(for: key, in: db) { return existing }
         try db.cachedStatement(
             sql: """
