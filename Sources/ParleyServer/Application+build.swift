@@ -28,15 +28,18 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     // One data folder, one server: held until the application stops (released last, see DataFolderLock).
     let folderLock = try DataFolderLock(folder: configuration.dataDirectory)
-    let store = try SQLiteConversationStore(url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"))
-    let sessions = try SessionSecrets(dataDirectory: configuration.dataDirectory)  // DATA/sessions.sqlite
+    let store = try SQLiteConversationStore(
+        url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"), clock: configuration.clock)
+    // DATA/sessions.sqlite
+    let sessions = try SessionSecrets(dataDirectory: configuration.dataDirectory, clock: configuration.clock)
     var skills: [String: any Skill] = [:]
     for channel in configuration.channels {
         skills[channel.id] = try channel.skill.load()
     }
-    let hub = ChatHub(store: store, skills: skills, channels: configuration.channels, logger: logger)
+    let hub = ChatHub(
+        store: store, skills: skills, channels: configuration.channels, logger: logger, clock: configuration.clock)
     await hub.recoverPendingInputs()
-    let signIns = SignInLimiter(limit: configuration.failedSignInsPerMinute)
+    let signIns = SignInLimiter(limit: configuration.failedSignInsPerMinute, clock: configuration.clock)
     let socket = ChatSocket(
         configuration: configuration, hub: hub, signIns: signIns, sessions: sessions, logger: logger)
 

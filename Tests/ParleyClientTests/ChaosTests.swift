@@ -47,6 +47,7 @@ struct ChaosTests {
             configuration.maxSendAttempts = 10_000
             configuration.reconnect = .init(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(200))
             let client = ChatClient(configuration: configuration, random: SeededRandomNumberGenerator(seed: 7))
+            let zombieSilence = configuration.heartbeatInterval + configuration.pongTimeout + .milliseconds(50)
             let progress = Progress()
             let events = await client.events()
             let collector = Task {
@@ -60,7 +61,9 @@ struct ChaosTests {
                 for at in zombiesAt {
                     await progress.wait(for: at)
                     await proxy.setBlackHole(true)  // the sockets stay open, but nothing gets through
-                    try? await Task.sleep(for: .milliseconds(700))
+                    // The silence lasts a heartbeat and its pong deadline, and a little: this test's client and
+                    // proxy run on real sockets and the real clock, so the fault has a real length.
+                    try? await Task.sleep(for: zombieSilence)
                     await proxy.setBlackHole(false)
                 }
             }

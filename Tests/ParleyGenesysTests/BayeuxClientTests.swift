@@ -31,7 +31,7 @@ struct BayeuxClientTests {
                     return ScriptedWebClient.json(
                         #"[{"channel":"/meta/connect","successful":true},{"channel":"/_genesys","data":{"n":1}}]"#)
                 }
-                try await Task.sleep(for: .seconds(3600))
+                try await suspendUntilCancelled()
                 return WebResponse(status: 500)
             default:
                 return ScriptedWebClient.json(#"[{"channel":"/meta/disconnect","successful":true}]"#)

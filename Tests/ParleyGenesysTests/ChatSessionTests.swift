@@ -62,7 +62,7 @@ struct ChatSessionTests {
                         ]
                         return WebResponse(status: 200, body: batch.jsonBytes())
                     default:
-                        try await Task.sleep(for: .seconds(3600))
+                        try await suspendUntilCancelled()
                         return WebResponse(status: 500)
                     }
                 default:

@@ -96,6 +96,15 @@ func waitUntilServing(_ url: URL, attempts: Int = 160) async throws {
     throw POSIXError(.ETIMEDOUT)
 }
 
+/// Suspends until the task is cancelled, then throws `CancellationError`: a long poll that never answers, without
+/// a timer (nothing to sleep on, nothing left behind on a virtual clock).
+func suspendUntilCancelled() async throws {
+    let (never, continuation) = AsyncStream.makeStream(of: Never.self)
+    for await _ in never {}  // an AsyncStream ends when its task is cancelled
+    continuation.finish()  // keeps the stream open until then
+    throw CancellationError()
+}
+
 /// A POST with a body, for the peers' control endpoints.
 @discardableResult
 func post(_ url: URL, _ body: String, contentType: String = "application/json") async throws -> String {

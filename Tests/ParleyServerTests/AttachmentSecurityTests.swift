@@ -363,8 +363,14 @@ struct AttachmentSecurityTests {
         }
     }
 
+    /// The third upload within a minute is refused until the minute since the first has passed (virtual clock).
     @Test func uploadsPerUserPerMinuteAreCapped() async throws {
-        try await withServer(channels: [Self.open], configure: { $0.uploadsPerUserPerMinute = 2 }) { server in
+        let clock = VirtualClock()
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.uploadsPerUserPerMinute = 2
+            $0.clock = serverClock(on: clock)
+        }
+        try await withServer(channels: [Self.open], configure: configure) { server in
             for _ in 0..<2 {
                 let ok = try await UploadFixture.upload(
                     port: server.port, fileName: "a.png", type: "image/png", content: UploadFixture.png())
@@ -374,11 +380,20 @@ struct AttachmentSecurityTests {
                 port: server.port, fileName: "a.png", type: "image/png", content: UploadFixture.png())
             #expect(third.status == 429, "\(third)")
             #expect(third.errorCode == "server.rateLimited")
-            let wait = try #require(third.header("retry-after").flatMap { Int($0) })
-            #expect((1...60).contains(wait))
+            #expect(third.header("retry-after") == "60", "no time has passed on the server's clock")
             let other = try await UploadFixture.upload(
                 port: server.port, user: "u2", fileName: "a.png", type: "image/png", content: UploadFixture.png())
             #expect(other.status == 200, "another user is not affected")
+
+            await clock.advance(by: .seconds(45))
+            let later = try await UploadFixture.upload(
+                port: server.port, fileName: "a.png", type: "image/png", content: UploadFixture.png())
+            #expect(later.status == 429)
+            #expect(later.header("retry-after") == "15")
+            await clock.advance(by: .seconds(15))
+            let next = try await UploadFixture.upload(
+                port: server.port, fileName: "a.png", type: "image/png", content: UploadFixture.png())
+            #expect(next.status == 200, "the window has passed: \(next)")
         }
     }
 
@@ -538,8 +553,14 @@ struct AttachmentSecurityTests {
         }
     }
 
+    /// Two failures refuse the address for the rest of the minute (on the server's virtual clock), then it is let in.
     @Test func failedTokenChecksAreLimitedPerAddress() async throws {
-        try await withServer(channels: [Self.secured], configure: { $0.failedSignInsPerMinute = 2 }) { server in
+        let clock = VirtualClock()
+        let configure: (inout ServerConfiguration) -> Void = {
+            $0.failedSignInsPerMinute = 2
+            $0.clock = serverClock(on: clock)
+        }
+        try await withServer(channels: [Self.secured], configure: configure) { server in
             let bearer = [("Authorization", "Bearer \(Self.token())")]
             let protected = try await UploadFixture.upload(
                 port: server.port, channel: "secured", fileName: "a.png", type: "image/png",
@@ -556,6 +577,12 @@ struct AttachmentSecurityTests {
                 port: server.port, channel: "secured", fileName: "a.png", type: "image/png",
                 content: UploadFixture.png(), headers: bearer)
             #expect(upload.status == 429, "uploads share the address's failures")
+
+            await clock.advance(by: .seconds(59))
+            #expect(try await RawHTTP.request(port: server.port, path, headers: bearer).status == 429, "59 s later")
+            await clock.advance(by: .seconds(1))
+            let again = try await RawHTTP.request(port: server.port, path, headers: bearer)
+            #expect(again.status == 200, "the minute has passed: \(again)")
         }
     }
 }

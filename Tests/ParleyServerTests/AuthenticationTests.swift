@@ -93,10 +93,15 @@ struct AuthenticationTests {
         }
     }
 
+    /// The default ten seconds pass on the server's virtual clock; not a moment before, the socket is still open.
     @Test func noAuthFrameInTimeClosesWith4001() async throws {
-        try await withServer(channels: [Self.secured], configure: { $0.authenticationTimeout = .milliseconds(200) }) {
-            server in
+        let clock = VirtualClock()
+        try await withServer(channels: [Self.secured], configure: { $0.clock = serverClock(on: clock) }) { server in
             let close = try await server.chat(channel: "secured", user: "alice") { socket in
+                await clock.waitForSleepers(1)  // the socket's authentication timer
+                await clock.advance(by: .seconds(10) - .milliseconds(1))
+                #expect(clock.sleeperCount == 1, "the timer has not fired")
+                await clock.advance(by: .milliseconds(1))
                 _ = try await socket.receive()
                 _ = try await socket.receive()
             }

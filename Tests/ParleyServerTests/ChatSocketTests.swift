@@ -184,16 +184,18 @@ struct ChatSocketTests {
 
 @Suite("Sessions", .serialized, .timeLimit(.minutes(2)))
 struct SessionTests {
-    /// After the channel's session expiry, the next message starts the skill afresh (the history is kept).
+    /// After the channel's session expiry, the next message starts the skill afresh (the history is kept); a minute
+    /// passes on the server's virtual clock.
     @Test func anExpiredSessionStartsTheSkillAfresh() async throws {
-        let fresh = ChannelConfiguration(id: "short", sessionExpiryMinutes: 0, skill: .demo)
-        let long = ChannelConfiguration(id: "long", skill: .demo)
-        try await withServer(channels: [fresh, long]) { server in
+        let fresh = ChannelConfiguration(id: "short", sessionExpiryMinutes: 1, skill: .demo)
+        let long = ChannelConfiguration(id: "long", sessionExpiryMinutes: 2, skill: .demo)
+        let clock = VirtualClock()
+        try await withServer(channels: [fresh, long], configure: { $0.clock = serverClock(on: clock) }) { server in
             for channel in ["short", "long"] {
                 try await server.chat(channel: channel, user: "sam") { socket in
                     try await socket.send(UserMessage.text("hi", user: "sam"))
                     #expect(try await socket.receiveTurn().first?.payload.text == "Hi there! Welcome to Parley Pizza.")
-                    try await Task.sleep(for: .milliseconds(20))
+                    await clock.advance(by: .seconds(61))
                     try await socket.send(UserMessage.text("menu", user: "sam"))
                     let turn = try await socket.receiveTurn()
                     let restarted = turn.first?.payload.text == "Hi there! Welcome to Parley Pizza."

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 @testable import ParleyServer
@@ -134,10 +133,10 @@ struct MediaSnifferTests {
 
     // MARK: Limits
 
-    @available(macOS 15, iOS 18, *)
-    @Test func theUploadLimiterCountsRunningUploadsAndStartsPerMinute() throws {
-        let clock = Mutex(ContinuousClock.now)
-        let limiter = UploadLimiter(maxConcurrent: 3, maxConcurrentPerUser: 2, perWindow: 3) { clock.withLock { $0 } }
+    @Test func theUploadLimiterCountsRunningUploadsAndStartsPerMinute() async throws {
+        let clock = VirtualClock()
+        let limiter = UploadLimiter(
+            maxConcurrent: 3, maxConcurrentPerUser: 2, perWindow: 3, clock: ServerClock(clock: clock, startingAt: .now))
         let first = try limiter.admit(channelId: "c", userId: "a")
         let second = try limiter.admit(channelId: "c", userId: "a")
         let perUser = #expect(throws: CodedHTTPError.self) { try limiter.admit(channelId: "c", userId: "a") }
@@ -155,11 +154,11 @@ struct MediaSnifferTests {
         // A third start within the minute is refused, with the seconds left until the oldest start is a minute old.
         let third = try limiter.admit(channelId: "c", userId: "a")
         limiter.release(third)
-        clock.withLock { $0 += .seconds(20) }
+        await clock.advance(by: .seconds(20))
         let rate = #expect(throws: CodedHTTPError.self) { try limiter.admit(channelId: "c", userId: "a") }
         #expect(rate?.status == .tooManyRequests)
         #expect(rate?.headers[.retryAfter] == "40")
-        clock.withLock { $0 += .seconds(40) }
+        await clock.advance(by: .seconds(40))
         let later = try limiter.admit(channelId: "c", userId: "a")
         limiter.release(later)
     }

@@ -70,14 +70,18 @@ struct SessionSecretTests {
         }
     }
 
-    /// Each session stores a row: one address gets 30 a minute, then `429 server.rateLimited`.
+    /// Each session stores a row: one address gets 30 a minute, then `429 server.rateLimited` until the minute has
+    /// passed on the server's (virtual) clock.
     @Test func issuingIsLimitedPerAddress() async throws {
-        try await withServer(channels: Self.channels) { server in
+        let clock = VirtualClock()
+        try await withServer(channels: Self.channels, configure: { $0.clock = serverClock(on: clock) }) { server in
             var statuses: [Int] = []
             for _ in 0..<31 { statuses.append(try await Self.post(server, "channelId=anyone").status) }
             #expect(statuses == Array(repeating: 200, count: 30) + [429])
             let refused = try await Self.post(server, "channelId=anyone")
             #expect(refused.json?["error"]?["code"]?.stringValue == "server.rateLimited")
+            await clock.advance(by: .seconds(60))
+            #expect(try await Self.post(server, "channelId=anyone").status == 200, "a new minute")
         }
     }
 

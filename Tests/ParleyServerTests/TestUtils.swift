@@ -26,6 +26,12 @@ func withServer<Result: Sendable>(
     }
 }
 
+/// A server clock on `clock`, its dates starting now: a test moves the server's timeouts, rate windows and dates
+/// with `clock.advance(by:)` instead of waiting.
+func serverClock(on clock: VirtualClock) -> ServerClock {
+    ServerClock(clock: clock, startingAt: Date())
+}
+
 struct TestServer: Sendable {
     let port: Int
     let dataDirectory: URL

@@ -23,8 +23,9 @@ struct AgentSocket: Sendable {
     ) async throws {
         var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
         let timeout = configuration.authenticationTimeout
+        let clock = configuration.clock
         let timer = Task { () -> Bool in
-            do { try await Task.sleep(for: timeout) } catch { return false }
+            do { try await clock.sleep(for: timeout) } catch { return false }
             await Self.refuse(ParleyError(.authRequired, "no auth frame within \(timeout)"), outbound)
             return true
         }

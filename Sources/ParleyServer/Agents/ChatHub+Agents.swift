@@ -37,7 +37,7 @@ extension ChatHub {
     /// A skill handed the conversation over: it waits for an agent.
     func queueForAgent(_ key: ConversationKey) async {
         guard handOffs[key] == nil else { return }
-        handOffs[key] = HandOff(since: now())
+        handOffs[key] = HandOff(since: clock.now())
         logger.info("conversation \(key) waits for a live agent")
         await publishQueue()
     }
@@ -87,7 +87,7 @@ extension ChatHub {
         payload.channelExtensions = extensions
         let message = SkillMessage(
             payload: payload, source: .agent, userId: key.userId, msgId: UUID().uuidString.lowercased(),
-            endOfTurn: true, createdOn: .string(now().formatted(.iso8601WithMilliseconds)))
+            endOfTurn: true, createdOn: .string(clock.now().formatted(.iso8601WithMilliseconds)))
         do {
             try await sendOnOwn([message], to: key)
         } catch {
@@ -113,7 +113,7 @@ extension ChatHub {
         let message = SkillMessage(
             payload: .text(text ?? Self.handBackText), source: .bot, userId: key.userId,
             msgId: UUID().uuidString.lowercased(), endOfTurn: true,
-            createdOn: .string(now().formatted(.iso8601WithMilliseconds)))
+            createdOn: .string(clock.now().formatted(.iso8601WithMilliseconds)))
         do {
             try await sendOnOwn([message], to: key)
         } catch {
@@ -163,7 +163,8 @@ extension ChatHub {
     /// Stores messages the server sends on its own (not answering an input) and sends them to the user.
     private func sendOnOwn(_ messages: [SkillMessage], to key: ConversationKey) async throws {
         let conversation = try await store.conversation(for: key)
-        let stored = try await store.answer(nil, with: messages, state: conversation.state, in: conversation, at: now())
+        let stored = try await store.answer(
+            nil, with: messages, state: conversation.state, in: conversation, at: clock.now())
         await broadcast(stored, to: key)
     }
 

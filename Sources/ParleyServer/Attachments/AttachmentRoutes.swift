@@ -35,18 +35,14 @@ struct AttachmentRoutes {
     ///   - configuration: The server configuration.
     ///   - signIns: Failed token checks per address.
     ///   - sessions: The session secrets (`sessionSecret` query parameter or `X-Parley-Session-Secret` header).
-    ///   - now: The clock of the upload rate limit, injected for tests.
-    init(
-        configuration: ServerConfiguration, signIns: SignInLimiter, sessions: SessionSecrets,
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
-    ) {
+    init(configuration: ServerConfiguration, signIns: SignInLimiter, sessions: SessionSecrets) {
         self.configuration = configuration
         self.signIns = signIns
         self.sessions = sessions
         self.uploads = UploadLimiter(
             maxConcurrent: configuration.maxConcurrentUploads,
             maxConcurrentPerUser: configuration.maxConcurrentUploadsPerUser,
-            perWindow: configuration.uploadsPerUserPerMinute, now: now)
+            perWindow: configuration.uploadsPerUserPerMinute, clock: configuration.clock)
         self.store = AttachmentStore(folder: configuration.dataDirectory.appendingPathComponent("attachments"))
     }
 
@@ -243,7 +239,7 @@ struct AttachmentRoutes {
                 .unauthorized, .authRequired, "channel \"\(channel.id)\" needs its token (Authorization: Bearer)")
         }
         do {
-            return try ChannelToken.verify(token, for: channel, userId: userId)
+            return try ChannelToken.verify(token, for: channel, userId: userId, now: configuration.clock.now())
         } catch {
             signIns.recordFailure(peer)
             throw CodedHTTPError(.unauthorized, error)

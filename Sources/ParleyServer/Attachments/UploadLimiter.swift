@@ -15,8 +15,8 @@ final class UploadLimiter: Sendable {
     private struct State {
         var running = 0
         var runningPerUser: [String: Int] = [:]
-        /// When each user's uploads of the last window started, oldest first.
-        var starts: [String: [ContinuousClock.Instant]] = [:]
+        /// When each user's uploads of the last window started (``ServerClock/elapsed``), oldest first.
+        var starts: [String: [Duration]] = [:]
     }
 
     /// The most uploads at once on the server.
@@ -29,7 +29,7 @@ final class UploadLimiter: Sendable {
     let window: Duration
     /// How long a refused client is told to wait when the server is full.
     static let busyRetryAfter = 5
-    private let now: @Sendable () -> ContinuousClock.Instant
+    private let clock: ServerClock
     private let state = NIOLockedValueBox(State())
 
     /// Creates a limiter.
@@ -38,22 +38,22 @@ final class UploadLimiter: Sendable {
     ///   - maxConcurrentPerUser: The most uploads at once per user.
     ///   - perWindow: The most uploads a user starts per `window`.
     ///   - window: The rate window, a minute.
-    ///   - now: The clock, injected for tests.
+    ///   - clock: The server's clock, which times the window.
     init(
         maxConcurrent: Int, maxConcurrentPerUser: Int, perWindow: Int, window: Duration = .seconds(60),
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        clock: ServerClock
     ) {
         self.maxConcurrent = maxConcurrent
         self.maxConcurrentPerUser = maxConcurrentPerUser
         self.perWindow = perWindow
         self.window = window
-        self.now = now
+        self.clock = clock
     }
 
     /// Admits an upload by `user` (channel and user id), or throws the coded refusal.
     func admit(channelId: String, userId: String) throws(CodedHTTPError) -> Ticket {
         let user = "\(channelId)\u{0}\(userId)"
-        let now = now()
+        let now = clock.elapsed
         let window = window
         let refusal = state.withLockedValue { state -> CodedHTTPError? in
             if state.starts.count > 10_000 {

@@ -7,7 +7,8 @@ import NIOConcurrencyHelpers
 /// minute has passed, so a flood of addresses cannot grow it without bound.
 final class SignInLimiter: Sendable {
     private struct Window {
-        var start: ContinuousClock.Instant
+        /// When the window started (``ServerClock/elapsed``).
+        var start: Duration
         var failures: Int
     }
 
@@ -15,26 +16,23 @@ final class SignInLimiter: Sendable {
     let limit: Int
     /// The window's length.
     let window: Duration
-    private let now: @Sendable () -> ContinuousClock.Instant
+    private let clock: ServerClock
     private let windows = NIOLockedValueBox<[String: Window]>([:])
 
     /// Creates a limiter.
     /// - Parameters:
     ///   - limit: Failures allowed per address per window.
     ///   - window: The window's length (a minute).
-    ///   - now: The clock, injected for tests.
-    init(
-        limit: Int, window: Duration = .seconds(60),
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
-    ) {
+    ///   - clock: The server's clock, which times the window.
+    init(limit: Int, window: Duration = .seconds(60), clock: ServerClock) {
         self.limit = limit
         self.window = window
-        self.now = now
+        self.clock = clock
     }
 
     /// Throws ``ParleyError/Code/rateLimited`` when `address` has used up its failures for the current window.
     func check(_ address: String) throws(ParleyError) {
-        let now = now()
+        let now = clock.elapsed
         let refused = windows.withLockedValue { windows -> Duration? in
             guard let entry = windows[address], now - entry.start < window, entry.failures >= limit else { return nil }
             return window - (now - entry.start)
@@ -54,7 +52,7 @@ final class SignInLimiter: Sendable {
 
     /// Counts a failed sign-in from `address`.
     func recordFailure(_ address: String) {
-        let now = now()
+        let now = clock.elapsed
         windows.withLockedValue { windows in
             if windows.count > 10_000 { windows = windows.filter { now - $0.value.start < window } }
             if let entry = windows[address], now - entry.start < window {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import HummingbirdWebSocket
 public import Logging
 import ServiceLifecycle
@@ -19,7 +19,8 @@ public actor ChatHub {
     private let skills: [String: any Skill]
     private let channels: [String: ChannelConfiguration]
     let logger: Logger
-    let now: @Sendable () -> Date
+    /// The server's clock: the dates of stored messages and of `createdOn`, and each turn's `SkillContext/now`.
+    let clock: ServerClock
 
     /// An open socket, and whether it speaks Parley's extension (gets `sequence` numbers).
     private struct Socket {
@@ -41,16 +42,16 @@ public actor ChatHub {
     ///   - skills: The skill of each channel, by channel id.
     ///   - channels: The channels, for their session expiry.
     ///   - logger: Where to log.
-    ///   - now: The clock (injected for tests).
+    ///   - clock: The server's clock (``ServerConfiguration/clock``).
     public init(
         store: any ConversationStore, skills: [String: any Skill], channels: [ChannelConfiguration], logger: Logger,
-        now: @escaping @Sendable () -> Date = Date.init
+        clock: ServerClock = .system
     ) {
         self.store = store
         self.skills = skills
         self.channels = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.logger = logger
-        self.now = now
+        self.clock = clock
     }
 
     /// Registers an open socket of a conversation.
@@ -126,7 +127,7 @@ public actor ChatHub {
     /// Stores a message or profile update from the user as pending and has the skill answer it after the
     /// conversation's earlier inputs. A repeated `clientMessageId` stores nothing and answers nothing.
     nonisolated func receive(_ input: InputFrame, for key: ConversationKey) async throws -> ReceivedInput {
-        let received = try await store.receive(input, for: key, at: now())
+        let received = try await store.receive(input, for: key, at: clock.now())
         if !received.duplicate { await requestDrain(key) }
         return received
     }
@@ -174,7 +175,7 @@ public actor ChatHub {
     /// Has the skill (or the conversation's agent) answer one input.
     private nonisolated func answer(_ input: StoredMessage, in conversation: StoredConversation) async throws {
         let key = conversation.key
-        let date = now()
+        let date = clock.now()
         guard case .user(let frame) = input.frame else {  // never stored as pending; answered with nothing
             _ = try await store.answer(input.sequence, with: [], state: conversation.state, in: conversation, at: date)
             return

@@ -75,7 +75,7 @@ struct ChatSocket {
             guard let token else {
                 throw ParleyError(.invalidToken, "the Authorization header is not \"Bearer <token>\"")
             }
-            return try ChannelToken.verify(token, for: channel, userId: userId)
+            return try ChannelToken.verify(token, for: channel, userId: userId, now: configuration.clock.now())
         } catch {
             signIns.recordFailure(peer)
             throw error
@@ -184,8 +184,9 @@ struct ChatSocket {
         within limit: Duration, orRefuse error: ParleyError, _ code: CloseCode?,
         _ messages: inout WebSocketInboundMessageStream.AsyncIterator, _ outbound: WebSocketOutboundWriter
     ) async throws -> WebSocketMessage? {
+        let clock = configuration.clock
         let timer = Task { () -> Bool in
-            do { try await Task.sleep(for: limit) } catch { return false }
+            do { try await clock.sleep(for: limit) } catch { return false }
             try? await refuse(error, outbound, code: code)
             return true
         }

@@ -26,6 +26,9 @@ public struct ServerConfiguration: Sendable {
     public var agentKey: String?
     /// Whether the server serves the web chat widget at `/` and `/widget` (`docs/widget.md`).
     public var servesWidget = true
+    /// Where the server's time comes from: its timeouts, rate windows and stored dates (see ``ServerClock``).
+    /// Default ``ServerClock/system``; a test gives one on a `VirtualClock` to move time instead of waiting.
+    public var clock: ServerClock = .system
 
     // MARK: Limits against hostile or broken peers (docs/security.md)
 

@@ -23,7 +23,14 @@ struct SessionRoutes {
     let sessions: SessionSecrets
     /// Sessions issued per address and minute: each binds a row in `sessions.sqlite`, so a flood of requests must
     /// not grow it without bound. 30 a minute, far more than a person opening chats needs.
-    var issuances = SignInLimiter(limit: 30)
+    let issuances: SignInLimiter
+
+    /// Creates the routes; the issuance limit runs on the configuration's clock.
+    init(configuration: ServerConfiguration, sessions: SessionSecrets) {
+        self.configuration = configuration
+        self.sessions = sessions
+        self.issuances = SignInLimiter(limit: 30, clock: configuration.clock)
+    }
 
     /// The preflight's answer: `POST`, with a `Content-Type` if the page sends one.
     static let cors = CORS(methods: [.post], allowedHeaders: ["content-type"])

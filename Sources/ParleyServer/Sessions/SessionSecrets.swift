@@ -29,16 +29,16 @@ final class SessionSecrets: Sendable {
     static let maximumUserIdLength = 256
 
     private let database: DatabaseQueue
-    private let now: @Sendable () -> Date
+    private let clock: ServerClock
 
     /// Opens (creating if needed) `sessions.sqlite` in `dataDirectory`.
     /// - Parameters:
     ///   - dataDirectory: The server's data folder.
-    ///   - now: The clock for the dates kept with each binding.
-    init(dataDirectory: URL, now: @escaping @Sendable () -> Date = Date.init) throws {
+    ///   - clock: The server's clock, for the dates kept with each binding.
+    init(dataDirectory: URL, clock: ServerClock = .system) throws {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         database = try DatabaseQueue(path: dataDirectory.appendingPathComponent("sessions.sqlite").path)
-        self.now = now
+        self.clock = clock
         try Self.migrator.migrate(database)
     }
 
@@ -77,7 +77,7 @@ final class SessionSecrets: Sendable {
             userId: userId ?? "user-" + Self.hex(Self.randomBytes(16)),
             sessionSecret: Self.base64URL(Self.randomBytes(32)))
         let digest = Self.digest(issued.sessionSecret)
-        let created = now().timeIntervalSince1970
+        let created = clock.now().timeIntervalSince1970
         let inserted: Bool
         do {
             inserted = try database.write { db in

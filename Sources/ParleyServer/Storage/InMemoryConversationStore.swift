@@ -16,12 +16,12 @@ public actor InMemoryConversationStore: ConversationStore {
 
     private var entries: [ConversationKey: Entry] = [:]
     private var nextId: Int64 = 1
-    private let now: @Sendable () -> Date
+    private let clock: ServerClock
 
     /// Creates an empty store.
-    /// - Parameter now: When a new conversation is created (its ``StoredConversation/updatedAt``).
-    public init(now: @escaping @Sendable () -> Date = Date.init) {
-        self.now = now
+    /// - Parameter clock: Dates a new conversation (its ``StoredConversation/updatedAt``).
+    public init(clock: ServerClock = .system) {
+        self.clock = clock
     }
 
     public func conversation(for key: ConversationKey) -> StoredConversation {
@@ -31,7 +31,7 @@ public actor InMemoryConversationStore: ConversationStore {
     /// The entry of `key`, created when new.
     private func entry(for key: ConversationKey) -> Entry {
         if let existing = entries[key] { return existing }
-        let entry = Entry(conversation: StoredConversation(id: nextId, key: key, updatedAt: now()))
+        let entry = Entry(conversation: StoredConversation(id: nextId, key: key, updatedAt: clock.now()))
         nextId += 1
         entries[key] = entry
         return entry

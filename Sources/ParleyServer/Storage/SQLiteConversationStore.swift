@@ -16,18 +16,23 @@ public struct SQLiteConversationStore: ConversationStore {
     private let checkpointer: Checkpointer
     private let groupCommit: GroupCommit
     private let cache: PendingInputsCache
+    /// Dates a new conversation's `updatedAt`; every other date comes with the call that stores it.
+    private let clock: ServerClock
 
     /// Opens (creating if needed) the database at `url` and brings its schema up to date.
     ///
     /// One server uses a database file at a time: the store keeps the pending inputs of recently active
     /// conversations in memory, in step with what it commits.
-    public init(url: URL) throws {
-        try self.init(url: url, cachedConversations: 10_000)
+    /// - Parameters:
+    ///   - url: The database file.
+    ///   - clock: Dates a new conversation (its ``StoredConversation/updatedAt``); the server passes its own.
+    public init(url: URL, clock: ServerClock = .system) throws {
+        try self.init(url: url, cachedConversations: 10_000, clock: clock)
     }
 
     /// Opens the database, keeping the pending inputs of at most `cachedConversations` conversations in memory
     /// (those with none are dropped first).
-    init(url: URL, cachedConversations: Int) throws {
+    init(url: URL, cachedConversations: Int, clock: ServerClock = .system) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -37,6 +42,7 @@ public struct SQLiteConversationStore: ConversationStore {
         checkpointer = try Checkpointer(path: url.path)
         groupCommit = GroupCommit(database)
         cache = PendingInputsCache(capacity: cachedConversations)
+        self.clock = clock
     }
 
     private static var migrator: DatabaseMigrator {
@@ -121,17 +127,20 @@ public struct SQLiteConversationStore: ConversationStore {
     /// The conversation for `key`, created empty when new (read without a write when it exists).
     public func conversation(for key: ConversationKey) async throws -> StoredConversation {
         if let existing = try read({ db in try Self.existingConversation(for: key, in: db) }) { return existing }
-        return try await write { db in try Self.conversation(for: key, in: db) }
+        let now = clock.now()
+        return try await write { db in try Self.conversation(for: key, in: db, now: now) }
     }
 
-    private static func conversation(for key: ConversationKey, in db: Database) throws -> StoredConversation {
+    private static func conversation(for key: ConversationKey, in db: Database, now: Date) throws
+        -> StoredConversation
+    {
         if let existing = try existingConversation(for: key, in: db) { return existing }
         try db.cachedStatement(
             sql: """
                 INSERT INTO conversation (channelId, userId, state, lastSequence, updatedAt) VALUES (?, ?, '{}', 0, ?)
                 ON CONFLICT(channelId, userId) DO NOTHING
                 """
-        ).execute(arguments: [key.channelId, key.userId, Date().timeIntervalSince1970])
+        ).execute(arguments: [key.channelId, key.userId, now.timeIntervalSince1970])
         guard let created = try existingConversation(for: key, in: db) else {
             throw ParleyError(.internalError, "conversation \(key) vanished")
         }
@@ -150,6 +159,7 @@ public struct SQLiteConversationStore: ConversationStore {
         let text = frame.jsonValue.jsonString()
         let clientMessageId = frame.clientMessageId
         let cache = cache
+        let clock = clock
         return try await write(
             { db -> Received in
                 if let clientMessageId,
@@ -174,7 +184,7 @@ public struct SQLiteConversationStore: ConversationStore {
                             RETURNING id, lastSequence
                             """), arguments: arguments)
                 if row == nil {
-                    let now = Date().stored
+                    let now = clock.now().stored
                     row = try Row.fetchOne(
                         db.cachedStatement(
                             sql: """
