@@ -332,7 +332,11 @@ extension ChatClient {
         if case .textStream(let piece) = message.payload.content, piece.streamState != .start {
             guard
                 var entry = skillEntries.first(where: {
-                    if case .textStream(let open) = $0.payload.content { open.streamId == piece.streamId } else { false }
+                    if case .textStream(let open) = $0.payload.content {
+                        open.streamId == piece.streamId
+                    } else {
+                        false
+                    }
                 }), case .textStream(var stream) = entry.payload.content
             else { return nil }
             if piece.streamState == .end {

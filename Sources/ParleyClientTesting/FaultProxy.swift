@@ -89,7 +89,7 @@ public actor FaultProxy {
     /// The port clients connect to, at 127.0.0.1.
     public nonisolated let port: Int
     /// The proxy's base URL, `http://127.0.0.1:<port>`, for ``ChatClient/Configuration``.
-    public nonisolated var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public nonisolated var url: URL { .loopback(port: port) }
 
     private let serverChannel: any Channel
     private let shared: ProxyState
@@ -321,15 +321,16 @@ final class Relay {
         let direction = side == .client ? toServer : toClient
         direction.buffer.writeImmutableBuffer(bytes)
         if !direction.pastUpgrade {
-            guard let end = Self.endOfHeader(in: direction.buffer) else { return }
-            let header = direction.buffer.readSlice(length: end)!
+            guard let end = Self.endOfHeader(in: direction.buffer),
+                let header = direction.buffer.readSlice(length: end)
+            else { return }
             direction.pastUpgrade = true
             if side == .upstream, !Self.isSwitchingProtocols(header) { raw = true }
             pass(header, in: direction, isData: false)
         }
         if raw {
-            if direction.buffer.readableBytes > 0 {
-                pass(direction.buffer.readSlice(length: direction.buffer.readableBytes)!, in: direction, isData: false)
+            if let rest = direction.buffer.readSlice(length: direction.buffer.readableBytes), rest.readableBytes > 0 {
+                pass(rest, in: direction, isData: false)
             }
         } else {
             while !closed, let next = Self.nextFrame(in: &direction.buffer) {
@@ -524,9 +525,8 @@ final class Relay {
         }
         if second & 0x80 != 0 { headerLength += 4 }
         guard payloadLength <= UInt64(Int.max - headerLength),
-            buffer.readableBytes >= headerLength + Int(payloadLength)
+            let frame = buffer.readSlice(length: headerLength + Int(payloadLength))
         else { return nil }
-        let frame = buffer.readSlice(length: headerLength + Int(payloadLength))!
         let opcode = first & 0x0F
         return (frame, first & 0x80 != 0 && (opcode == 1 || opcode == 2))
     }

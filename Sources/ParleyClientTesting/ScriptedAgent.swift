@@ -51,7 +51,9 @@ public actor ScriptedAgent {
                 }
                 defer { writer.cancel() }
                 for try await message in inbound.messages(maxSize: 4 << 20) {
-                    if case .text(let text) = message, let frame = try? JSONValue(parsing: text) { frameSink.yield(frame) }
+                    if case .text(let text) = message, let frame = try? JSONValue(parsing: text) {
+                        frameSink.yield(frame)
+                    }
                 }
             }
         }
@@ -91,7 +93,10 @@ public actor ScriptedAgent {
 
     /// Shows the user that the agent is typing (`RESPONDING`) or stopped (`LISTENING`).
     public func typing(_ status: TypingStatus, channelId: String, userId: String) {
-        send(["type": "typing", "channelId": .string(channelId), "userId": .string(userId), "status": .string(status.rawValue)])
+        send([
+            "type": "typing", "channelId": .string(channelId), "userId": .string(userId),
+            "status": .string(status.rawValue),
+        ])
     }
 
     /// Gives the conversation back to the skill, with a text for the user from the skill's side (or the server's).

@@ -80,7 +80,9 @@ actor BayeuxHub {
                     subscription.arrayValue?.compactMap(\.stringValue) ?? [subscription.stringValue ?? ""]
                 reply.object["clientId"] = .string(clientId)
                 reply.object["subscription"] = subscription
-                let denied = channels.contains { $0.isEmpty || BayeuxChannel(rawValue: $0).isMeta || !$0.hasPrefix("/") }
+                let denied = channels.contains {
+                    $0.isEmpty || BayeuxChannel(rawValue: $0).isMeta || !$0.hasPrefix("/")
+                }
                 if denied {
                     reply.object["successful"] = false
                     reply.object["error"] = .string("403:\(channels.joined(separator: ",")):Subscription denied")

@@ -1,5 +1,7 @@
 /// The callback dialogs the simulator serves: the examples of Genesys's "Callback Push Notifications for iOS"
 /// (trailing commas removed), with `$(…)` placeholders filled per request.
+///
+/// format:verbatim-long-lines — the examples are kept as the documentation prints them, one line each.
 enum GMSDialogs {
     static let confirmationWithCode = """
         {"_dialog_id":"0","_label":"Agent is available right now","_user_action_url":"$(ExtURLBase)/1/service/$(ServiceID)/not-used","_method":"POST","_action":"DisplayMenu","_expires":"$(Date)","_resource_url":"$(ExtURLBase)/1/service/$(ServiceID)/get-dialog-user-confirmation","_content":[{"_group_name":"Are you ready?","_group_content":[{"_dialog_id":"1","_label":"Yes, I'm ready to talk","_action":"MenuItem","_user_action_url":"$(ExtURLBase)/1/service/$(ServiceID)/connect","_method":"POST","_id_to_jump_before":"exit://","_confirmation_dialog":{"_text":"You will hear tones immediately after call is connected. This is normal.","_dialog_type":"Notification","_dismiss_timeout":2}},{"_dialog_id":"2","_label":"No, try again in 5 minutes","_action":"MenuItem","_user_action_url":"$(ExtURLBase)/1/service/$(ServiceID)/snooze","_method":"POST","_id_to_jump_before":"exit://"},{"_dialog_id":"3","_label":"Cancel, my problem has been solved","_action":"MenuItem","_user_action_url":"$(ExtURLBase)/1/service/$(ServiceID)/snooze","_method":"POST","_id_to_jump_before":"exit://"}]}]}

@@ -11,7 +11,7 @@ public struct InProcessServer: Sendable {
     public let dataDirectory: URL
 
     /// The server's base URL, `http://127.0.0.1:<port>`, for ``ChatClient/Configuration``.
-    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var url: URL { .loopback(port: port) }
 
     /// Runs a real Parley server (the same `buildApplication` as `parley serve`) on a free port for the duration of
     /// `body`, then shuts it down gracefully.
@@ -33,7 +33,8 @@ public struct InProcessServer: Sendable {
     @discardableResult
     public static func run<Result: Sendable>(
         channels: [ChannelConfiguration], dataDirectory: URL? = nil,
-        configure: (inout ServerConfiguration) -> Void = { _ in }, routes: [any ServerRoutes] = [], logLevel: Logger.Level = .warning,
+        configure: (inout ServerConfiguration) -> Void = { _ in }, routes: [any ServerRoutes] = [],
+        logLevel: Logger.Level = .warning,
         _ body: (InProcessServer) async throws -> Result
     ) async throws -> Result {
         let directory =

@@ -59,7 +59,7 @@ private enum PizzaDemoResource {
         let url = try ScriptedSkill.pizzaDemoURL()
         do {
             return try ScriptedSkill(contentsOf: url)
-        } catch where error.code == .skillUnreadable {
+        } catch  where error.code == .skillUnreadable {
             throw error
         } catch {
             throw ParleyError(

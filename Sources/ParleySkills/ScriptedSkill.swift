@@ -4,7 +4,8 @@ public import Foundation
 ///
 /// ```swift
 /// let skill = try ScriptedSkill(contentsOf: URL(fileURLWithPath: "pizza.json"))
-/// let response = try await skill.respond(to: .message(.text("menu")), in: SkillContext(channelId: "web", userId: "ada"))
+/// let context = SkillContext(channelId: "web", userId: "ada")
+/// let response = try await skill.respond(to: .message(.text("menu")), in: context)
 /// ```
 ///
 /// How a message is answered:

@@ -50,9 +50,11 @@ struct DemoCommand: AsyncParsableCommand {
             if TerminalChat.standardInputIsTerminal {
                 TerminalChat.say("Parley demo: the pizza skill at http://127.0.0.1:\(port), channel demo.")
                 TerminalChat.say(
-                    "Live agents: open http://127.0.0.1:\(port)/agent with the key \(agentKey), then type \"agent\" here.")
+                    "Live agents: open http://127.0.0.1:\(port)/agent with the key \(agentKey), "
+                        + "then type \"agent\" here."
+                )
             }
-            var chat = ChatClient.Configuration(url: URL(string: "http://127.0.0.1:\(port)")!, channelId: "demo")
+            var chat = ChatClient.Configuration(url: .loopback(port: port), channelId: "demo")
             chat.initUserProfile = (name ?? ProcessInfo.processInfo.environment["USER"]).map { Profile(givenName: $0) }
             chat.initUserHiddenMessage = "Hello"
             chat.multiLangChat = MultiLangChat(

@@ -139,7 +139,8 @@ struct ServerOptions: ParsableArguments {
             let kind = channel.clientAuthenticationEnabled ? "authenticated" : "open"
             let state = channel.enabled ? "" : ", disabled"
             lines.append(
-                "  channel \(channel.id) (\(kind)\(state)): ws://\(configuration.host):\(port)/chat/v1/chats/sockets/websdk?channelId=\(channel.id)&userId=YOU"
+                "  channel \(channel.id) (\(kind)\(state)): ws://\(configuration.host):\(port)"
+                    + "/chat/v1/chats/sockets/websdk?channelId=\(channel.id)&userId=YOU"
             )
         }
         if configuration.agentKey != nil {

@@ -15,9 +15,11 @@ struct HostileProcessTests {
 
     /// A WebSocket upgrade request, complete, with `headers` added.
     static func upgradeRequest(port: Int, path: String, headers: [String] = []) -> String {
-        (["GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Upgrade: websocket", "Connection: Upgrade",
-            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13"] + headers + ["", ""])
-            .joined(separator: "\r\n")
+        ([
+            "GET \(path) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Upgrade: websocket", "Connection: Upgrade",
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
+        ] + headers + ["", ""])
+        .joined(separator: "\r\n")
     }
 
     /// Opens a socket on `port`, sends `frame` first and reads until the server closes; the server's close.
@@ -53,7 +55,8 @@ struct HostileProcessTests {
             // As an Authorization header on the upgrade: refused before the socket opens.
             let response = try await offloaded {
                 try RawTCP.exchange(
-                    port: port, Self.upgradeRequest(port: port, path: path, headers: ["Authorization: Bearer \(token)"]))
+                    port: port, Self.upgradeRequest(port: port, path: path, headers: ["Authorization: Bearer \(token)"])
+                )
             }
             #expect(response.hasPrefix("HTTP/1.1 401"), "\(name) as a header: \(response)")
             // As the auth frame: the socket opens and is closed with the coded close.

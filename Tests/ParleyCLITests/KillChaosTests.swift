@@ -165,9 +165,12 @@ struct KillChaosTests {
         // The database, read after the last server stopped: each input stored once and answered once, in order,
         // one numbering with no gap or repeat.
         let store = try SQLiteConversationStore(url: data.appendingPathComponent("parley.sqlite"))
-        let stored = try await store.messages(for: ConversationKey(channelId: "chaos", userId: "tester"), after: .sequence(0))
+        let stored = try await store.messages(
+            for: ConversationKey(channelId: "chaos", userId: "tester"), after: .sequence(0))
         let texts = { (direction: StoredMessage.Direction) in
-            stored.filter { $0.direction == direction }.compactMap { $0.wireFrame["messagePayload"]?["text"]?.stringValue }
+            stored.filter { $0.direction == direction }.compactMap {
+                $0.wireFrame["messagePayload"]?["text"]?.stringValue
+            }
         }
         #expect(stored.map(\.sequence) == Array(1...stored.count))
         #expect(texts(.user) == sent, "each input stored once, in order")

@@ -50,7 +50,8 @@ final class ServerProcess {
         if let descriptorLimit {
             // `exec` keeps the pid, so that a kill reaches the server, not the shell.
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", parley, "serve"] + arguments
+            process.arguments =
+                ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", parley, "serve"] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: parley)
             process.arguments = ["serve"] + arguments
@@ -275,7 +276,8 @@ struct HalfOpenFlood: Sendable {
                 guard error == 0 else { continue }
                 connected.append(entry.fd)
                 // May fail when the server has already refused the connection (a 503 and a close): still connected.
-                let head = "GET /chat/v1/chats/sockets/websdk?channelId=echo&userId=slow\(entry.fd) HTTP/1.1\r\n"
+                let head =
+                    "GET /chat/v1/chats/sockets/websdk?channelId=echo&userId=slow\(entry.fd) HTTP/1.1\r\n"
                     + "Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 try? RawTCP.write(head, to: entry.fd)
             }
@@ -294,7 +296,9 @@ struct HalfOpenFlood: Sendable {
             var polls = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             _ = poll(&polls, nfds_t(polls.count), 100)
             for entry in polls where entry.revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { recv(entry.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                let count = buffer.withUnsafeMutableBytes {
+                    recv(entry.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+                }
                 if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
                     open.remove(entry.fd)
                     closed += 1

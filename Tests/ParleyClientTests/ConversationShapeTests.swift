@@ -33,12 +33,17 @@ struct ConversationShapeTests {
         await server.send(Self.skill(#"{"type":"textStream","text":"Your ","streamState":"start","streamId":"s1"}"#))
         let started = try await events.received()
         await server.send(Self.skill(#"{"type":"textStream","text":"pizza ","streamState":"running","streamId":"s1"}"#))
-        let grown = try await events.next("an update") { if case .messageUpdated(let message) = $0 { message } else { nil } }
+        let grown = try await events.next("an update") {
+            if case .messageUpdated(let message) = $0 { message } else { nil }
+        }
         #expect(grown.id == started.id)
         #expect(grown.payload.text == "Your pizza ")
         await server.send(
-            Self.skill(#"{"type":"textStream","text":"Your pizza is on its way.","streamState":"end","streamId":"s1"}"#))
-        let ended = try await events.next("the end") { if case .messageUpdated(let message) = $0 { message } else { nil } }
+            Self.skill(#"{"type":"textStream","text":"Your pizza is on its way.","streamState":"end","streamId":"s1"}"#)
+        )
+        let ended = try await events.next("the end") {
+            if case .messageUpdated(let message) = $0 { message } else { nil }
+        }
         #expect(ended.payload.text == "Your pizza is on its way.")
         let transcript = await client.messages()
         #expect(transcript.count == 1, "one entry for the whole stream")
@@ -53,7 +58,9 @@ struct ConversationShapeTests {
         await server.send(Self.skill(#"{"type":"editForm","title":"Order","fields":[]}"#))
         let form = try await events.received()
         await server.send(
-            Self.skill(#"{"type":"editForm","title":"Order (checked)","fields":[],"channelExtensions":{"replaceMessage":"true"}}"#))
+            Self.skill(
+                #"{"type":"editForm","title":"Order (checked)","fields":[],"channelExtensions":{"replaceMessage":"true"}}"#
+            ))
         let replaced = try await events.next("the replacement") {
             if case .messageUpdated(let message) = $0 { message } else { nil }
         }
@@ -66,7 +73,8 @@ struct ConversationShapeTests {
 
         await server.send(Self.skill(#"{"type":"text","text":"Thanks."}"#))
         _ = try await events.received()
-        await server.send(Self.skill(#"{"type":"text","text":"See you.","channelExtensions":{"appendMessage":"True"}}"#))
+        await server.send(
+            Self.skill(#"{"type":"text","text":"See you.","channelExtensions":{"appendMessage":"True"}}"#))
         let appended = try await events.next("the append") {
             if case .messageUpdated(let message) = $0 { message } else { nil }
         }

@@ -56,13 +56,15 @@ struct LanguageAndFormTests {
     static let order = MessagePayload.EditForm(
         title: "Order",
         fields: [
-            Field(.textInput(.init(validationRegularExpression: "[A-Za-z ]+", minLength: 2, maxLength: 20)), id: "name",
+            Field(
+                .textInput(.init(validationRegularExpression: "[A-Za-z ]+", minLength: 2, maxLength: 20)), id: "name",
                 label: "Name", required: true),
             Field(.numberInput(.init(minValue: 1, maxValue: 10)), id: "count", label: "How many", required: true),
             Field(.datePicker(.init(minimum: "2026-01-01", maximum: "2026-12-31")), id: "day", label: "Day"),
             Field(.timePicker(.init(minimum: "11:00", maximum: "22:00")), id: "time", label: "Time"),
             Field(
-                .singleSelect(.init(options: [SelectOption(label: "Thin", value: "thin"), SelectOption(label: "Thick")])),
+                .singleSelect(
+                    .init(options: [SelectOption(label: "Thin", value: "thin"), SelectOption(label: "Thick")])),
                 id: "crust", label: "Crust", autoSubmit: true),
             Field(
                 .multiSelect(.init(options: [SelectOption(label: "Olives"), SelectOption(label: "Ham")])), id: "extras",
@@ -81,7 +83,8 @@ struct LanguageAndFormTests {
             ("day", "2025-12-31", false), ("day", "2026-13-01", false), ("day", "tomorrow", false),
             ("day", "2026-06-01", true), ("time", "10:59", false), ("time", "25:00", false), ("time", "12:30", true),
             ("crust", "stuffed", false), ("crust", "thin", true), ("crust", "Thick", true),
-            ("extras", "Olives", false), ("extras", ["Olives", "Anchovies"], false), ("extras", ["Olives", "Ham"], true),
+            ("extras", "Olives", false), ("extras", ["Olives", "Anchovies"], false),
+            ("extras", ["Olives", "Ham"], true),
             ("cutlery", "yes", false), ("cutlery", true, true), ("day", "", true),
         ]
         for (id, value, valid) in cases {
@@ -149,7 +152,8 @@ struct LanguageAndFormTests {
             }
         }
         try await initialized
-        let offer = #"{"type":"text","text":"Pick","actions":[{"type":"postback","label":"A","postback":"a"},"#
+        let offer =
+            #"{"type":"text","text":"Pick","actions":[{"type":"postback","label":"A","postback":"a"},"#
             + #"{"type":"url","label":"Site","url":"https://example.com"}]}"#
         await connection.send(#"{"messagePayload":\#(offer),"source":"BOT","userId":"u"}"#)
         let message = try await events.received()
@@ -162,7 +166,8 @@ struct LanguageAndFormTests {
         for (policy, postbackEnabled, urlEnabled) in [
             (DisablePastActions.all, false, false), (.postback, false, true), (.none, true, true),
         ] {
-            #expect(ChatClient.isActionEnabled(actions[0], in: message, of: transcript, policy: policy) == postbackEnabled)
+            #expect(
+                ChatClient.isActionEnabled(actions[0], in: message, of: transcript, policy: policy) == postbackEnabled)
             #expect(ChatClient.isActionEnabled(actions[1], in: message, of: transcript, policy: policy) == urlEnabled)
         }
         #expect(ChatClient.isActionEnabled(actions[0], in: message, of: [message], policy: .all), "not answered")

@@ -57,9 +57,14 @@ struct LiveAgentTests {
             #expect(forwarded["frame"]?["messagePayload"]?["text"] == "menu")
 
             // Bad commands get an error, and the socket stays.
-            await agent.send(["type": "message", "channelId": "demo", "userId": "nobody", "messagePayload": ["type": "text", "text": "x"]])
+            await agent.send([
+                "type": "message", "channelId": "demo", "userId": "nobody",
+                "messagePayload": ["type": "text", "text": "x"],
+            ])
             #expect(try await agent.next("error")["error"]?["code"] == "agent.noSuchConversation")
-            await agent.send(["type": "message", "channelId": "demo", "userId": "uma", "messagePayload": ["type": "text"]])
+            await agent.send([
+                "type": "message", "channelId": "demo", "userId": "uma", "messagePayload": ["type": "text"],
+            ])
             #expect(try await agent.next("error")["error"]?["code"] == "decode.missingField")
             await agent.send(["type": "dance", "channelId": "demo", "userId": "uma"])
             #expect(try await agent.next("error")["error"]?["code"] == "frame.unsupported")
@@ -82,7 +87,8 @@ struct LiveAgentTests {
 
     @Test func theConsoleNeedsTheKey() async throws {
         try await InProcessServer.run(channels: [Self.demo], configure: { $0.agentKey = "agents-only" }) { server in
-            let intruder = try await ScriptedAgent.connect(to: server.url, key: "guess", agent: AgentSession(name: "Eve"))
+            let intruder = try await ScriptedAgent.connect(
+                to: server.url, key: "guess", agent: AgentSession(name: "Eve"))
             #expect(try await intruder.next("error")["error"]?["code"] == "auth.invalidToken")
             await intruder.close()
             let (page, response) = try await URLSession.shared.data(from: server.url.appendingPathComponent("agent"))

@@ -18,7 +18,11 @@ struct TypingAndDefaultResponseTests {
         /// Texts the client said itself (default responses).
         var clientTexts: [String] {
             events.compactMap {
-                if case .messageReceived(let message) = $0, message.sender == .client { message.payload.text } else { nil }
+                if case .messageReceived(let message) = $0, message.sender == .client {
+                    message.payload.text
+                } else {
+                    nil
+                }
             }
         }
         var typing: [TypingIndicator?] {

@@ -23,7 +23,8 @@ struct BayeuxClientTests {
                         #"[{"channel":"/meta/handshake","successful":true,"clientId":"c1","advice":{"reconnect":"retry","interval":0,"timeout":20000}}]"#
                             .utf8))
             case .some(.subscribe):
-                return ScriptedWebClient.json(#"[{"channel":"/meta/subscribe","successful":true,"subscription":"/_genesys"}]"#)
+                return ScriptedWebClient.json(
+                    #"[{"channel":"/meta/subscribe","successful":true,"subscription":"/_genesys"}]"#)
             case .some(.connect):
                 connects += 1
                 if connects == 1 { return WebResponse(status: 503) }

@@ -58,7 +58,8 @@ struct BayeuxSessionTests {
         let actions = session.handle(
             .replied(
                 handshake,
-                Self.reply(#"[{"channel":"/meta/handshake","successful":true,"clientId":"c1","advice":{"interval":0}}]"#)))
+                Self.reply(
+                    #"[{"channel":"/meta/handshake","successful":true,"clientId":"c1","advice":{"interval":0}}]"#)))
         #expect(actions.contains(.handshook(clientId: "c1")))
         #expect(actions.contains(.stateChanged(.connecting)))
         let requests = Self.sends(actions)
@@ -90,7 +91,8 @@ struct BayeuxSessionTests {
     @Test func adviceIntervalDelaysTheNextConnect() {
         var (session, connect) = Self.handshaken()
         let actions = session.handle(
-            .replied(connect, Self.reply(#"[{"channel":"/meta/connect","successful":true,"advice":{"interval":2500}}]"#)))
+            .replied(
+                connect, Self.reply(#"[{"channel":"/meta/connect","successful":true,"advice":{"interval":2500}}]"#)))
         #expect(Self.sends(actions).isEmpty)
         let timers = Self.timers(actions)
         #expect(timers.map(\.delay) == [.milliseconds(2500)])
@@ -140,7 +142,9 @@ struct BayeuxSessionTests {
         let actions = session.handle(
             .replied(
                 subscribe,
-                Self.reply(#"[{"channel":"/meta/subscribe","successful":false,"error":"402::Unknown client","subscription":"/other"}]"#)))
+                Self.reply(
+                    #"[{"channel":"/meta/subscribe","successful":false,"error":"402::Unknown client","subscription":"/other"}]"#
+                )))
         #expect(Self.sends(actions).map(\.kind) == [.handshake])
     }
 
@@ -150,7 +154,9 @@ struct BayeuxSessionTests {
         let actions = session.handle(
             .replied(
                 subscribe,
-                Self.reply(#"[{"channel":"/meta/subscribe","successful":false,"error":"403:/meta/nope:Subscription denied","subscription":"/meta/nope"}]"#)))
+                Self.reply(
+                    #"[{"channel":"/meta/subscribe","successful":false,"error":"403:/meta/nope:Subscription denied","subscription":"/meta/nope"}]"#
+                )))
         let refused = actions.compactMap { if case .refused(_, let error) = $0 { error.code } else { nil } }
         #expect(refused == [.bayeuxUnsuccessful])
         #expect(Self.sends(actions).isEmpty)
@@ -210,7 +216,9 @@ struct BayeuxSessionTests {
         let actions = session.handle(
             .replied(
                 connect,
-                Self.reply(#"[{"channel":"/meta/connect","successful":false,"error":"500::gone","advice":{"reconnect":"none"}}]"#)))
+                Self.reply(
+                    #"[{"channel":"/meta/connect","successful":false,"error":"500::gone","advice":{"reconnect":"none"}}]"#
+                )))
         #expect(Self.sends(actions).isEmpty)
         #expect(actions.contains(.stateChanged(.disconnected)))
         #expect(actions.contains { if case .stopped(let error) = $0 { error.code == .bayeuxRefused } else { false } })
@@ -223,7 +231,9 @@ struct BayeuxSessionTests {
         let actions = session.handle(
             .replied(
                 handshake,
-                Self.reply(#"[{"channel":"/meta/handshake","successful":false,"error":"403::denied","advice":{"reconnect":"none"}}]"#)))
+                Self.reply(
+                    #"[{"channel":"/meta/handshake","successful":false,"error":"403::denied","advice":{"reconnect":"none"}}]"#
+                )))
         #expect(actions.contains { if case .stopped = $0 { true } else { false } })
         #expect(session.state == .disconnected)
     }
@@ -234,7 +244,9 @@ struct BayeuxSessionTests {
         let actions = session.handle(
             .replied(
                 handshake,
-                Self.reply(#"[{"channel":"/meta/handshake","successful":false,"error":"500::x","advice":{"interval":5000}}]"#)))
+                Self.reply(
+                    #"[{"channel":"/meta/handshake","successful":false,"error":"500::x","advice":{"interval":5000}}]"#))
+        )
         #expect(Self.timers(actions).map(\.delay) == [.seconds(5)])
         let retry = Self.sends(session.handle(.timerFired(Self.timers(actions)[0].id)))
         #expect(retry.map(\.kind) == [.handshake])
@@ -243,7 +255,11 @@ struct BayeuxSessionTests {
     @Test func handshakeAdviceOnASuccessfulConnectIsHonoured() {
         var (session, connect) = Self.handshaken()
         let actions = session.handle(
-            .replied(connect, Self.reply(#"[{"channel":"/meta/connect","successful":true,"advice":{"reconnect":"handshake","interval":0}}]"#)))
+            .replied(
+                connect,
+                Self.reply(
+                    #"[{"channel":"/meta/connect","successful":true,"advice":{"reconnect":"handshake","interval":0}}]"#)
+            ))
         #expect(Self.sends(actions).last?.kind == .handshake)
     }
 

@@ -11,9 +11,12 @@ struct CallbackServiceTests {
         let push = CallbackPush(serviceID: "3SQI3S31693JL9L3R0O5O6T4OC000U73", action: "get-dialog-start-chat")
         #expect(
             service.url(for: push).absoluteString
-                == "http://135.34.145.123:8080/genesys/1/service/3SQI3S31693JL9L3R0O5O6T4OC000U73/get-dialog-start-chat")
+                == "http://135.34.145.123:8080/genesys/1/service/3SQI3S31693JL9L3R0O5O6T4OC000U73/get-dialog-start-chat"
+        )
         let odd = CallbackService(configuration: .init(serverURL: URL(string: "http://h:1/")!, urlPath: "gms/service"))
-        #expect(odd.url(for: push).absoluteString == "http://h:1/gms/service/3SQI3S31693JL9L3R0O5O6T4OC000U73/get-dialog-start-chat")
+        #expect(
+            odd.url(for: push).absoluteString
+                == "http://h:1/gms/service/3SQI3S31693JL9L3R0O5O6T4OC000U73/get-dialog-start-chat")
     }
 
     @Test func pushDialogIsPostedWithTheUserHeader() async throws {
@@ -75,7 +78,8 @@ struct CallbackServiceTests {
         let web = ScriptedWebClient { _ in .json(SeedExamples.connectOutbound) }
         let service = CallbackService(configuration: .init(serverURL: Self.server, defaultMethod: "GET"), web: web)
         let item = try Dialog(
-            decoding: #"{"_action":"DisplayMenu","_content":[{"_group_content":[{"_label":"x","_user_action_url":"/genesys/1/service/S1/connect-outbound"}]}]}"#
+            decoding:
+                #"{"_action":"DisplayMenu","_content":[{"_group_content":[{"_label":"x","_user_action_url":"/genesys/1/service/S1/connect-outbound"}]}]}"#
         )
         guard case .menu(let menu) = item.content else {
             Issue.record("expected a menu")
@@ -83,7 +87,8 @@ struct CallbackServiceTests {
         }
         _ = try await service.choose(menu.items[0])
         let requests = await web.requests
-        #expect(requests.first?.url.absoluteString == "http://135.34.145.123:8080/genesys/1/service/S1/connect-outbound")
+        #expect(
+            requests.first?.url.absoluteString == "http://135.34.145.123:8080/genesys/1/service/S1/connect-outbound")
         #expect(requests.first?.method == "GET")
     }
 

@@ -71,7 +71,8 @@ struct ChatSessionTests {
             }
             let fields = String(decoding: request.body ?? [], as: UTF8.self)
             if path.hasSuffix("/refresh") {
-                let from = fields.split(separator: "&").first { $0.hasPrefix("transcriptPosition=") }
+                let from =
+                    fields.split(separator: "&").first { $0.hasPrefix("transcriptPosition=") }
                     .map { String($0.dropFirst("transcriptPosition=".count)) } ?? "0"
                 refreshPositions.append(from)
                 let start = max(Int(from) ?? 0, 1)

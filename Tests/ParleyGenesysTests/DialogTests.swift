@@ -101,7 +101,8 @@ struct DialogTests {
         #expect(dialog.action == .dialNumber)
         #expect(dialog.dialogID == "")
         #expect(dialog.error == "")
-        let camel = try Dialog(decoding: #"{"_action":"ConfirmationDialog","_dialogId":"7","_okTitle":"Fine","_text":"t"}"#)
+        let camel = try Dialog(
+            decoding: #"{"_action":"ConfirmationDialog","_dialogId":"7","_okTitle":"Fine","_text":"t"}"#)
         #expect(camel.dialogID == "7")
         guard case .confirmation(let confirmation) = camel.content else {
             Issue.record("expected ConfirmationDialog")
@@ -139,7 +140,8 @@ struct DialogTests {
     // MARK: Push payloads
 
     @Test func seedPushMessageDecodes() throws {
-        let push = try CallbackPush(userInfo: JSONValue(parsing: Array(#"{"_id":"$(_id)","_action":"$(_action)"}"#.utf8)))
+        let push = try CallbackPush(
+            userInfo: JSONValue(parsing: Array(#"{"_id":"$(_id)","_action":"$(_action)"}"#.utf8)))
         #expect(push.serviceID == "$(_id)")
         #expect(push.action == "$(_action)")
         // As iOS delivers it: aps plus the message as a JSON string (trailing comma and all).

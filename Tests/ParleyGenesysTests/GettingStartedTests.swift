@@ -9,7 +9,8 @@ import Testing
 @Suite("Getting Started", .serialized, .timeLimit(.minutes(1)))
 struct GettingStartedTests {
     static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/ParleyGenesys/ParleyGenesys.docc/GettingStarted.md")
+        .deletingLastPathComponent().appendingPathComponent(
+            "Sources/ParleyGenesys/ParleyGenesys.docc/GettingStarted.md")
 
     @Test func theArticleShowsWhatThisTestRuns() throws {
         let text = try String(contentsOf: Self.article, encoding: .utf8)
@@ -39,7 +40,8 @@ struct GettingStartedTests {
             }
             #expect(dialog.action == .dialNumber)
 
-            let startChat = try await service.dialog(for: CallbackPush(serviceID: "S1", action: "get-dialog-start-chat"))
+            let startChat = try await service.dialog(
+                for: CallbackPush(serviceID: "S1", action: "get-dialog-start-chat"))
             guard case .startChat(let start) = startChat.content else {
                 Issue.record("expected StartChat")
                 return

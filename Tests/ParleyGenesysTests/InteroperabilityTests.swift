@@ -70,8 +70,11 @@ struct InteroperabilityTests {
             let output = Pipe()
             let lines: [JSONValue] = try await withSubprocess(
                 "/usr/bin/env",
-                ["python3", peersDirectory.appendingPathComponent("aiocometd_peer.py").path, server.url.absoluteString,
-                    "py-user", "PYSERVICE"],
+                [
+                    "python3", peersDirectory.appendingPathComponent("aiocometd_peer.py").path,
+                    server.url.absoluteString,
+                    "py-user", "PYSERVICE",
+                ],
                 output: output
             ) { process in
                 let data = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value

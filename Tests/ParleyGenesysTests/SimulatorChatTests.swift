@@ -1,6 +1,6 @@
 import Foundation
-import ParleyGenesys
 import ParleyGMSSimulator
+import ParleyGenesys
 import ParleyServer
 import ParleyServerTesting
 import Testing
@@ -61,7 +61,9 @@ struct SimulatorChatTests {
             }
             #expect(confirmation.text == "You will receive the call shortly")
             let get = CallbackService(configuration: .init(serverURL: server.url, defaultMethod: "GET"))
-            #expect(try await get.dialog(for: CallbackPush(serviceID: "SVC0", action: "wait-for-agent")).action == .confirmationDialog)
+            #expect(
+                try await get.dialog(for: CallbackPush(serviceID: "SVC0", action: "wait-for-agent")).action
+                    == .confirmationDialog)
             do {
                 _ = try await service.dialog(for: CallbackPush(serviceID: "SVC0", action: "no-such-action"))
                 Issue.record("expected an error")

@@ -44,7 +44,8 @@ struct AttachmentSecurityTests {
         let encoded = AttachmentName.contentDisposition(inline: inline, name: fileName)
         #expect(reply.header("content-disposition") == encoded, sourceLocation: sourceLocation)
         #expect(
-            reply.header("content-disposition")?.hasPrefix(inline ? "inline; filename*=UTF-8''" : "attachment; filename*=UTF-8''")
+            reply.header("content-disposition")?.hasPrefix(
+                inline ? "inline; filename*=UTF-8''" : "attachment; filename*=UTF-8''")
                 == true, sourceLocation: sourceLocation)
     }
 
@@ -56,7 +57,10 @@ struct AttachmentSecurityTests {
                 ("page.html", "text/html", "<!DOCTYPE html><html><script>alert(document.cookie)</script></html>"),
                 ("notes.txt", "text/plain", "<html><body onload=alert(1)>"),
                 ("photo.png", "image/png", "\u{FEFF}  \r\n<script>fetch('/chat')</script>"),
-                ("logo.svg", "image/svg+xml", "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>"),
+                (
+                    "logo.svg", "image/svg+xml",
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>"
+                ),
                 ("logo.jpg", "image/jpeg", "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>"),
                 ("data.xml", nil, "<?xml version=\"1.0\"?><root/>"),
                 ("plain", "application/octet-stream", "<b>bold</b>"),
@@ -82,7 +86,8 @@ struct AttachmentSecurityTests {
                 port: server.port, fileName: "page.html", type: "text/html", content: html)
             #expect(upload.status == 200, "\(upload)")
             #expect(upload.json?["type"] == "text/html")
-            let page = try await RawHTTP.request(port: server.port, try UploadFixture.downloadPath(upload, port: server.port))
+            let page = try await RawHTTP.request(
+                port: server.port, try UploadFixture.downloadPath(upload, port: server.port))
             Self.expectSafeDownload(page, type: "text/html; charset=utf-8", inline: false, fileName: "page.html")
             #expect(page.body == html)
 
@@ -115,7 +120,8 @@ struct AttachmentSecurityTests {
                 port: server.port, fileName: "x.html", type: "text/html", content: png)
             #expect(upload.status == 200, "\(upload)")
             #expect(upload.json?["type"] == "image/png")
-            let image = try await RawHTTP.request(port: server.port, try UploadFixture.downloadPath(upload, port: server.port))
+            let image = try await RawHTTP.request(
+                port: server.port, try UploadFixture.downloadPath(upload, port: server.port))
             Self.expectSafeDownload(image, type: "image/png", inline: true, fileName: "x.html")
             #expect(image.body == png)
 
@@ -229,7 +235,9 @@ struct AttachmentSecurityTests {
             #expect(emptyBoundary.status == 400)
             #expect(emptyBoundary.errorCode == "attachment.malformed")
 
-            let truncated = Array(UploadFixture.multipart(fileName: "a.png", type: "image/png", content: UploadFixture.png()).dropLast(20))
+            let truncated = Array(
+                UploadFixture.multipart(fileName: "a.png", type: "image/png", content: UploadFixture.png()).dropLast(20)
+            )
             let cut = try await RawHTTP.request(
                 port: server.port, method: "POST", "/chat/v1/attachments?channelId=open&userId=u1",
                 headers: [("Content-Type", "multipart/form-data; boundary=\(UploadFixture.boundary)")], body: truncated)
@@ -239,10 +247,12 @@ struct AttachmentSecurityTests {
             let wrongPart = try await RawHTTP.request(
                 port: server.port, method: "POST", "/chat/v1/attachments?channelId=open&userId=u1",
                 headers: [("Content-Type", "multipart/form-data; boundary=\(UploadFixture.boundary)")],
-                body: UploadFixture.multipart(name: "file", fileName: "a.png", type: "image/png", content: UploadFixture.png()))
+                body: UploadFixture.multipart(
+                    name: "file", fileName: "a.png", type: "image/png", content: UploadFixture.png()))
             #expect(wrongPart.errorCode == "attachment.malformed")
 
-            let empty = try await UploadFixture.upload(port: server.port, fileName: "a.txt", type: "text/plain", content: [])
+            let empty = try await UploadFixture.upload(
+                port: server.port, fileName: "a.txt", type: "text/plain", content: [])
             #expect(empty.status == 400)
             #expect(empty.errorCode == "attachment.empty")
 
@@ -252,7 +262,8 @@ struct AttachmentSecurityTests {
             #expect(noUser.errorCode == "decode.missingField")
 
             let unknown = try await UploadFixture.upload(
-                port: server.port, channel: "nope", fileName: "a.txt", type: "text/plain", content: UploadFixture.text("x"))
+                port: server.port, channel: "nope", fileName: "a.txt", type: "text/plain",
+                content: UploadFixture.text("x"))
             #expect(unknown.status == 404)
             #expect(unknown.errorCode == "channel.unknown")
 
@@ -260,7 +271,8 @@ struct AttachmentSecurityTests {
                 port: server.port, "/attachment/v1/attachments/\(String(repeating: "a", count: 32))/x.png")
             #expect(missing.status == 404)
             #expect(missing.errorCode == "attachment.notFound")
-            let traversal = try await RawHTTP.request(port: server.port, "/attachment/v1/attachments/..%2F..%2Fetc/passwd")
+            let traversal = try await RawHTTP.request(
+                port: server.port, "/attachment/v1/attachments/..%2F..%2Fetc/passwd")
             #expect(traversal.status == 404)
         }
     }
@@ -299,7 +311,8 @@ struct AttachmentSecurityTests {
         first: RawHTTP.Reply, second: RawHTTP.Reply
     ) {
         let replies = ReplyLog()
-        let body = UploadFixture.multipart(fileName: "slow.png", type: "image/png", content: UploadFixture.png(64 * 1024))
+        let body = UploadFixture.multipart(
+            fileName: "slow.png", type: "image/png", content: UploadFixture.png(64 * 1024))
         let split = 8 * 1024
         try await withThrowingTaskGroup(of: Void.self) { group in
             for user in [users.0, users.1] {
@@ -523,7 +536,9 @@ struct AttachmentSecurityTests {
             let protected = try await UploadFixture.upload(
                 port: server.port, channel: "secured", fileName: "secret.png", type: "image/png",
                 content: UploadFixture.png(),
-                headers: bearer + [("x-oda-meta-file-isProtected", "True"), ("x-oda-meta-file-authType", "ChannelClientAuth")])
+                headers: bearer + [
+                    ("x-oda-meta-file-isProtected", "True"), ("x-oda-meta-file-authType", "ChannelClientAuth"),
+                ])
             #expect(protected.status == 200, "\(protected)")
             let protectedPath = try UploadFixture.downloadPath(protected, port: server.port)
             let withoutToken = try await RawHTTP.request(port: server.port, protectedPath)
@@ -532,7 +547,8 @@ struct AttachmentSecurityTests {
             let badToken = try await RawHTTP.request(port: server.port, protectedPath + "?token=not.a.token")
             #expect(badToken.status == 401)
             #expect(badToken.errorCode == "auth.invalidToken")
-            let withQuery = try await RawHTTP.request(port: server.port, protectedPath + "?token=\(Self.token(user: "u2"))")
+            let withQuery = try await RawHTTP.request(
+                port: server.port, protectedPath + "?token=\(Self.token(user: "u2"))")
             #expect(withQuery.status == 200)
             let withHeader = try await RawHTTP.request(port: server.port, protectedPath, headers: bearer)
             #expect(withHeader.status == 200)

@@ -22,7 +22,8 @@ struct HostileSocketTests {
     @Test func invalidUTF8InATextFrameClosesWith1007() async throws {
         try await withServer(channels: [Self.echo]) { server in
             let close = try await server.chat(channel: "echo", user: "ann") { socket in
-                let bytes: [UInt8] = Array(#"{"messagePayload":{"type":"text","text":"caf"#.utf8) + [0xC3, 0x28]
+                let bytes: [UInt8] =
+                    Array(#"{"messagePayload":{"type":"text","text":"caf"#.utf8) + [0xC3, 0x28]
                     + Array(#""},"userId":"ann"}"#.utf8)
                 try await socket.outbound.write(
                     .custom(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes))))

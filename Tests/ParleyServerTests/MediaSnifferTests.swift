@@ -54,7 +54,8 @@ struct MediaSnifferTests {
     @Test func aCharacterCutByTheEndOfTheHeadIsStillText() {
         let text = Array(String(repeating: "é", count: 3000).utf8)  // 6,000 bytes
         #expect(MediaSniffer.sniff(text.prefix(MediaSniffer.headLength - 1), complete: false) == "text/plain")
-        #expect(MediaSniffer.sniff(text.prefix(MediaSniffer.headLength - 1), complete: true) == "application/octet-stream")
+        #expect(
+            MediaSniffer.sniff(text.prefix(MediaSniffer.headLength - 1), complete: true) == "application/octet-stream")
     }
 
     @Test func theDeclaredTypeOnlyRefinesWithinTheSniffedFamily() {
@@ -63,7 +64,8 @@ struct MediaSnifferTests {
         #expect(MediaSniffer.refine("text/plain", declared: nil, fileName: "prices.CSV") == "text/csv")
         #expect(MediaSniffer.refine("text/plain", declared: "text/html", fileName: "a.html") == "text/plain")
         #expect(MediaSniffer.refine("text/plain", declared: "text/javascript", fileName: "a.js") == "text/plain")
-        #expect(MediaSniffer.refine("application/zip", declared: "application/octet-stream", fileName: "a.docx") == docx)
+        #expect(
+            MediaSniffer.refine("application/zip", declared: "application/octet-stream", fileName: "a.docx") == docx)
         #expect(MediaSniffer.refine("application/zip", declared: "text/html", fileName: "a.zip") == "application/zip")
         #expect(
             MediaSniffer.refine("application/x-ole-storage", declared: "application/msword", fileName: "a")
@@ -113,19 +115,26 @@ struct MediaSnifferTests {
     }
 
     @Test func givenNamesAreReadFromEitherParameter() {
-        #expect(AttachmentName.given(inDisposition: #"form-data; name="attachment"; filename="a; b.txt""#) == "a; b.txt")
-        #expect(AttachmentName.given(inDisposition: #"form-data; name="attachment"; filename="caf%C3%A9.png""#) == "café.png")
         #expect(
-            AttachmentName.given(inDisposition: #"form-data; name="attachment"; filename="x"; filename*=UTF-8''na%C3%AFve.txt"#)
+            AttachmentName.given(inDisposition: #"form-data; name="attachment"; filename="a; b.txt""#) == "a; b.txt")
+        #expect(
+            AttachmentName.given(inDisposition: #"form-data; name="attachment"; filename="caf%C3%A9.png""#)
+                == "café.png")
+        #expect(
+            AttachmentName.given(
+                inDisposition: #"form-data; name="attachment"; filename="x"; filename*=UTF-8''na%C3%AFve.txt"#)
                 == "naïve.txt")
-        #expect(AttachmentName.given(inDisposition: #"form-data; name="attachment"; filename="say \"hi\".txt""#) == #"say "hi".txt"#)
+        #expect(
+            AttachmentName.given(inDisposition: #"form-data; name="attachment"; filename="say \"hi\".txt""#)
+                == #"say "hi".txt"#)
         #expect(AttachmentName.given(inDisposition: #"form-data; name="attachment""#) == nil)
         #expect(HeaderParameters(#"form-data; NAME="attachment""#)["name"] == "attachment")
         #expect(HeaderParameters("multipart/form-data; boundary=----abc; charset=utf-8")["boundary"] == "----abc")
     }
 
     @Test func dispositionsAreEncodedPerRFC5987() {
-        #expect(AttachmentName.contentDisposition(inline: true, name: "a b.png") == "inline; filename*=UTF-8''a%20b.png")
+        #expect(
+            AttachmentName.contentDisposition(inline: true, name: "a b.png") == "inline; filename*=UTF-8''a%20b.png")
         #expect(
             AttachmentName.contentDisposition(inline: false, name: "naïve \"x\";.txt")
                 == "attachment; filename*=UTF-8''na%C3%AFve%20%22x%22%3B.txt")

@@ -56,7 +56,8 @@ import Testing
         _ = try await skill.respond(to: .profile(Profile(languageTag: "fr")), state: &state)
         #expect(state.profile?.givenName == "Ada", "the name stays")
         #expect(state.state == nil, "a new language starts the dialog over")
-        #expect(Self.texts(try await skill.respond(to: .message(.text("salut")), state: &state)) == ["Bonjour Ada. Pâte ?"])
+        #expect(
+            Self.texts(try await skill.respond(to: .message(.text("salut")), state: &state)) == ["Bonjour Ada. Pâte ?"])
 
         _ = try await skill.respond(to: .profile(Profile(email: "ada@example.com")), state: &state)
         #expect(state.state == "ask", "the same language keeps the dialog")
@@ -89,7 +90,8 @@ import Testing
                 (error as? ParleyError)?.path?.description == path
             }
         }
-        let both = #"{"name": "x", "start": "s", "states": {"s": {"say": [{"type": "text", "text": "x"}], "#
+        let both =
+            #"{"name": "x", "start": "s", "states": {"s": {"say": [{"type": "text", "text": "x"}], "#
             + #""on": [{"text": "a", "end": true, "handOff": true}]}}}"#
         #expect {
             try SkillDefinition(decoding: Array(both.utf8))
@@ -104,9 +106,10 @@ import Testing
         let greeting = try await chat.say("bonjour")
         #expect(Self.texts(greeting) == ["Bonjour Zoé ! Bienvenue chez Parley Pizza.", "Que voulez-vous faire ?"])
         #expect(greeting[1].actions?.map(\.label) == ["Commander une pizza", "Annuler une commande"])
-        #expect(Self.texts(try await chat.say("je veux un conseiller")) == [
-            "Je vous mets en relation avec un conseiller. Un instant."
-        ])
+        #expect(
+            Self.texts(try await chat.say("je veux un conseiller")) == [
+                "Je vous mets en relation avec un conseiller. Un instant."
+            ])
         #expect(chat.handedOff)
 
         let form = try await chat.say("feedback")
@@ -125,7 +128,8 @@ import Testing
         #expect(replacement.title == "How was your pizza? You said: great")
         let thanks = try await chat.send(
             MessagePayload(
-                .formSubmission(.init(submittedFields: ["comments": "Hot and fast"], postback: ["action": "sendFeedback"]))))
+                .formSubmission(
+                    .init(submittedFields: ["comments": "Hot and fast"], postback: ["action": "sendFeedback"]))))
         #expect(thanks.map(\.type) == [.textStream, .textStream, .textStream])
     }
 }

@@ -39,7 +39,8 @@ struct SpeechTests {
             """
         #expect(
             EspeakSynthesizer.parseVoices(table) == [
-                SynthesisVoice(engine: "espeak-ng", identifier: "gmw/af", name: "Afrikaans", language: "af", gender: "male"),
+                SynthesisVoice(
+                    engine: "espeak-ng", identifier: "gmw/af", name: "Afrikaans", language: "af", gender: "male"),
                 SynthesisVoice(
                     engine: "espeak-ng", identifier: "gmw/en-US", name: "English_(America)", language: "en-us",
                     gender: "female"),

@@ -158,8 +158,9 @@ struct BridgeEventTests {
 
     /// A page that posts an object (not a string) reaches the app as JSON; both decode the same.
     @Test func anObjectBodyDecodesLikeItsText() {
-        guard case .agentResponded(let response) = AnyBridgeEvent(
-            json: ["event": "agentResponded", "bestResponse": ["utterance": "Hi", "options": ["a"]]])
+        guard
+            case .agentResponded(let response) = AnyBridgeEvent(
+                json: ["event": "agentResponded", "bestResponse": ["utterance": "Hi", "options": ["a"]]])
         else {
             Issue.record("expected agentResponded")
             return

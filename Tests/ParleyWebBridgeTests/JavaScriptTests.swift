@@ -11,7 +11,8 @@ struct JavaScriptTests {
             let literal = JavaScript.literal(value)
             #expect(!literal.lowercased().contains("</"), "\(literal)")
             #expect(!literal.contains("<!--"))
-            #expect(!literal.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\n" || $0 == "\r" })
+            #expect(
+                !literal.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\n" || $0 == "\r" })
             // Still JSON, with the same value: so the browser test's evaluation is the only other reading.
             #expect(try JSONValue(parsing: literal) == .string(value))
         }

@@ -71,7 +71,8 @@ extension ChatClient {
         public var personAvatar: String?
         /// Which actions of messages the user already answered stay usable. Default ``DisablePastActions/all``.
         public var disablePastActions: DisablePastActions = .all
-        /// Whether the user may send attachments. Default `true`; when `false`, ``ChatClient/sendAttachment(_:fileName:mimeType:progress:)`` fails.
+        /// Whether the user may send attachments. Default `true`; when `false`,
+        /// ``ChatClient/sendAttachment(_:fileName:mimeType:progress:)`` fails.
         public var enableAttachment = true
         /// Whether recognised speech is sent at once (`true`) or put in the input field first. Default `true`.
         /// Oracle's pages also call it `enableSpeechAutoSendSpeechResponse` and `enableSpeechRecognitionAutoSend`.

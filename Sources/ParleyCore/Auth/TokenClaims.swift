@@ -55,7 +55,8 @@ public struct TokenClaims: JSONConvertible, Codable, Hashable {
         guard value >= 1, value <= latestTime else {
             throw ParleyError(
                 .invalidToken,
-                "the token's \(claim) is \(JSONValue.number(value).jsonString()), not a time from 1 to \(Int64(latestTime)) seconds since 1970",
+                "the token's \(claim) is \(JSONValue.number(value).jsonString()), "
+                    + "not a time from 1 to \(Int64(latestTime)) seconds since 1970",
                 path: JSONPath([.key(claim)]))
         }
         return value

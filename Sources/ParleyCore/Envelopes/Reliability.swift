@@ -58,7 +58,10 @@ public struct ParleyHello: Sendable, Hashable {
 
 /// Server → client: the answer to ``ParleyHello``, before any replayed message.
 ///
-/// `{"state":{"type":"parley","version":1,"capabilities":["ack","sequence","resume"],"lastSequence":57,"maxFrameSize":1048576}}`
+/// ```json
+/// {"state": {"type": "parley", "version": 1, "capabilities": ["ack", "sequence", "resume"],
+///            "lastSequence": 57, "maxFrameSize": 1048576}}
+/// ```
 public struct ParleyWelcome: Sendable, Hashable {
     /// The extension's version; 1.
     public var version: Int

@@ -59,7 +59,8 @@ extension ParleyError.Code {
 }
 
 extension ParleyError.Code {
-    /// A frame of a kind the receiver does not handle: binary, or an object that is not a message, profile or state frame.
+    /// A frame of a kind the receiver does not handle: binary, or an object that is not a message, profile or state
+    /// frame.
     public static let unsupportedFrame: Self = "frame.unsupported"
     /// A skill failed to answer; the conversation goes on.
     public static let skillFailed: Self = "skill.failed"

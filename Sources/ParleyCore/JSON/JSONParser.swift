@@ -210,15 +210,18 @@ struct JSONParser {
                 throw error.within(.key(key))
             }
             let repeated: Bool
-            if seen != nil {
-                repeated = !seen!.insert(key).inserted
+            if var keys = seen {
+                seen = nil  // keeps the set uniquely referenced while it grows
+                repeated = !keys.insert(key).inserted
+                seen = keys
             } else if members.count < 12 {
                 let length = key.keyLengthBit
                 repeated = lengths & length != 0 && members.contains { $0.key.isSameKey(key) }
                 lengths |= length
             } else {
-                seen = Set(members.map(\.key))
-                repeated = !seen!.insert(key).inserted
+                var keys = Set(members.map(\.key))
+                repeated = !keys.insert(key).inserted
+                seen = keys
             }
             if repeated {
                 throw failure(.duplicateKey, "the key \(JSONValue.string(key)) appears more than once", at: keyStart)
@@ -321,11 +324,12 @@ struct JSONParser {
             guard (0xDC00...0xDFFF).contains(second) else {
                 throw failure(.invalidUTF8, "unpaired surrogate escape in a string", at: escapeStart)
             }
-            return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))!
+            // A pair of surrogates always makes a scalar from U+10000 to U+10FFFF.
+            return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)) ?? "\u{FFFD}"
         case 0xDC00...0xDFFF:
             throw failure(.invalidUTF8, "unpaired surrogate escape in a string", at: escapeStart)
         default:
-            return Unicode.Scalar(first)!
+            return Unicode.Scalar(first) ?? "\u{FFFD}"  // never: the surrogates were handled above
         }
     }
 

@@ -99,7 +99,9 @@ public actor BayeuxClient {
     /// Unsubscribes from `channel`.
     public func unsubscribe(_ channel: BayeuxChannel) { perform(session.handle(.unsubscribe(channel))) }
     /// Publishes `data` to `channel`.
-    public func publish(_ data: JSONValue, to channel: BayeuxChannel) { perform(session.handle(.publish(channel, data))) }
+    public func publish(_ data: JSONValue, to channel: BayeuxChannel) {
+        perform(session.handle(.publish(channel, data)))
+    }
 
     /// Sends `/meta/disconnect` (with `ext`, if given), waits for its answer (or failure), and stops polling.
     public func disconnect(ext: JSONObject? = nil) async {

@@ -123,8 +123,9 @@ public struct BayeuxAdvice: JSONConvertible, Codable, Hashable {
     }
 
     /// Advice.
-    public init(reconnect: Reconnect? = nil, interval: Duration? = nil, timeout: Duration? = nil, extra: JSONObject = [:])
-    {
+    public init(
+        reconnect: Reconnect? = nil, interval: Duration? = nil, timeout: Duration? = nil, extra: JSONObject = [:]
+    ) {
         self.reconnect = reconnect
         self.interval = interval
         self.timeout = timeout

@@ -226,7 +226,9 @@ public struct BayeuxSession: Sendable {
         ]
         if let ext = configuration.handshakeExt { members.append("ext", .object(ext)) }
         actions.append(
-            .send(Request(kind: .handshake, messages: [BayeuxMessage(channel: .handshake, members)], generation: generation)))
+            .send(
+                Request(
+                    kind: .handshake, messages: [BayeuxMessage(channel: .handshake, members)], generation: generation)))
         return actions
     }
 
@@ -244,7 +246,10 @@ public struct BayeuxSession: Sendable {
             var members: JSONObject = [:]
             if let ext { members.append("ext", .object(ext)) }
             actions.append(
-                .send(Request(kind: .disconnect, messages: [message(.disconnect, clientId, members)], generation: generation)))
+                .send(
+                    Request(
+                        kind: .disconnect, messages: [message(.disconnect, clientId, members)], generation: generation))
+            )
         }
         if timer != nil {
             timer = nil
@@ -295,7 +300,8 @@ public struct BayeuxSession: Sendable {
         if !reply.successful {
             if Self.sessionLost(reply) { return actions + next(.handshake, after: reply.advice?.interval ?? .zero) }
             if advice.reconnect == BayeuxAdvice.Reconnect.none {
-                return actions + stop(ParleyError(.bayeuxRefused, "the server advised not to reconnect: \(reply.error ?? "")"))
+                return actions
+                    + stop(ParleyError(.bayeuxRefused, "the server advised not to reconnect: \(reply.error ?? "")"))
             }
             if state == .connected {
                 state = .connecting
@@ -340,7 +346,8 @@ public struct BayeuxSession: Sendable {
                 lost = true
             } else {
                 actions.append(
-                    .refused(reply, ParleyError(.bayeuxUnsuccessful, "\(reply.channel): \(reply.error ?? "unsuccessful")")))
+                    .refused(
+                        reply, ParleyError(.bayeuxUnsuccessful, "\(reply.channel): \(reply.error ?? "unsuccessful")")))
             }
         }
         if lost { actions += next(.handshake, after: .zero) }
@@ -406,7 +413,8 @@ public struct BayeuxSession: Sendable {
         return String(nextMessageId)
     }
 
-    private mutating func message(_ channel: BayeuxChannel, _ clientId: String, _ members: JSONObject) -> BayeuxMessage {
+    private mutating func message(_ channel: BayeuxChannel, _ clientId: String, _ members: JSONObject) -> BayeuxMessage
+    {
         var all: JSONObject = ["clientId": .string(clientId)]
         all.append(contentsOf: members)
         all.append("id", .string(takeId()))

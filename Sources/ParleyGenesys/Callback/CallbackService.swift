@@ -60,7 +60,9 @@ public struct CallbackService: Sendable {
         if !path.hasSuffix("/") { path += "/" }
         let id = push.serviceID.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? push.serviceID
         let action = push.action.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? push.action
-        return URL(string: base + path + id + "/" + action)!
+        // Both parts are percent-encoded for a path, so the string is a URL; the fallback only keeps the type total.
+        return URL(string: base + path + id + "/" + action)
+            ?? configuration.serverURL.appendingPathComponent(path + push.serviceID + "/" + push.action)
     }
 
     /// Fetches the dialog a push names.

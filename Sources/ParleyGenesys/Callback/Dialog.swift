@@ -241,4 +241,3 @@ public struct DialNumber: Sendable, Hashable {
         accessCode = fields.string("_access_code")
     }
 }
-

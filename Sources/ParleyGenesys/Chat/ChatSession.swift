@@ -338,8 +338,11 @@ public actor ChatSession {
             let payload = MessagePayload(.status(.init(status, partyType: entry.partyType.rawValue)))
             emit(.messageReceived(message(id, payload, entry)))
         default:
-            let text = entry.kind == .pushURL ? entry.text : [entry.nickname, entry.text].filter { !$0.isEmpty }
-                .joined(separator: " ")
+            let text =
+                entry.kind == .pushURL
+                ? entry.text
+                : [entry.nickname, entry.text].filter { !$0.isEmpty }
+                    .joined(separator: " ")
             emit(.messageReceived(message(id, .text(text), entry)))
         }
     }
@@ -383,7 +386,9 @@ public actor ChatSession {
         } catch {
             throw ParleyError(.connectionFailed, "POST \(url) failed: \(error)", underlying: error)
         }
-        guard response.isSuccess else { throw ParleyError(.gmsHTTPStatus, "POST \(url) answered HTTP \(response.status)") }
+        guard response.isSuccess else {
+            throw ParleyError(.gmsHTTPStatus, "POST \(url) answered HTTP \(response.status)")
+        }
         do {
             return try ChatUpdate(json: JSONValue(parsingLeniently: response.body))
         } catch {

@@ -38,7 +38,8 @@ public struct TranscriptEntry: JSONConvertible, Codable, Hashable {
     /// Decodes the array form; missing elements are empty, numbers are read as their text.
     public init(json: JSONValue) throws(ParleyError) {
         guard case .array(let elements) = json, !elements.isEmpty else {
-            throw ParleyError(.typeMismatch, "expected a transcript entry array, found \(json.typeName)", path: JSONPath())
+            throw ParleyError(
+                .typeMismatch, "expected a transcript entry array, found \(json.typeName)", path: JSONPath())
         }
         func element(_ index: Int) -> String {
             guard index < elements.count else { return "" }

@@ -50,7 +50,9 @@ public struct CookieJar: Sendable, Hashable {
     }
 
     /// Equal when they hold the same cookies in the same order.
-    public static func == (lhs: CookieJar, rhs: CookieJar) -> Bool { lhs.names == rhs.names && lhs.values == rhs.values }
+    public static func == (lhs: CookieJar, rhs: CookieJar) -> Bool {
+        lhs.names == rhs.names && lhs.values == rhs.values
+    }
     /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(names)
@@ -76,4 +78,3 @@ public struct CookieJar: Sendable, Hashable {
         return parts
     }
 }
-

@@ -85,10 +85,10 @@ struct AgentConsolePage: Sendable {
     var headers: HTTPFields {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
-        headers[HTTPField.Name("Content-Security-Policy")!] = contentSecurityPolicy
-        headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.xFrameOptions] = "DENY"
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.referrerPolicy] = "no-referrer"
         headers[.cacheControl] = "no-store"
         return headers
     }

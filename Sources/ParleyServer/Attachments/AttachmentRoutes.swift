@@ -143,25 +143,26 @@ struct AttachmentRoutes {
         let receiver = UploadReceiver(maximumSize: limit, quotaLeft: quota - used)
         let received = try await onUploadThread {
             try await receiver.receive(
-            request.body, boundary: boundary, into: store,
-            checkHeaders: { part throws(CodedHTTPError) in
-                if let given = part.givenName, given.utf8.count > AttachmentName.maximumBytes {
-                    throw CodedHTTPError(
-                        .badRequest, .attachmentNameTooLong,
-                        "the file name has \(given.utf8.count) bytes in UTF-8; at most \(AttachmentName.maximumBytes) are accepted"
-                    )
-                }
-            },
-            accept: { sniffed, part throws(CodedHTTPError) in
-                let type = MediaSniffer.refine(
-                    sniffed, declared: part.declaredType, fileName: AttachmentName.safe(part.givenName ?? ""))
-                guard Self.accepts(type, on: channel) else {
-                    throw CodedHTTPError(
-                        .unsupportedMediaType, .attachmentUnsupportedType,
-                        "the file's content is \(type); channel \"\(channel.id)\" does not accept it")
-                }
-                return type
-            })
+                request.body, boundary: boundary, into: store,
+                checkHeaders: { part throws(CodedHTTPError) in
+                    if let given = part.givenName, given.utf8.count > AttachmentName.maximumBytes {
+                        throw CodedHTTPError(
+                            .badRequest, .attachmentNameTooLong,
+                            "the file name has \(given.utf8.count) bytes in UTF-8; "
+                                + "at most \(AttachmentName.maximumBytes) are accepted"
+                        )
+                    }
+                },
+                accept: { sniffed, part throws(CodedHTTPError) in
+                    let type = MediaSniffer.refine(
+                        sniffed, declared: part.declaredType, fileName: AttachmentName.safe(part.givenName ?? ""))
+                    guard Self.accepts(type, on: channel) else {
+                        throw CodedHTTPError(
+                            .unsupportedMediaType, .attachmentUnsupportedType,
+                            "the file's content is \(type); channel \"\(channel.id)\" does not accept it")
+                    }
+                    return type
+                })
         }
         guard await store.reserve(received.size, channelId: channel.id, userId: userId, quota: quota) else {
             await store.discard(received.path)
@@ -249,7 +250,8 @@ struct AttachmentRoutes {
     private func quotaExceeded() -> CodedHTTPError {
         CodedHTTPError(
             .contentTooLarge, .attachmentQuotaExceeded,
-            "this file would exceed the user's attachment storage on this channel (\(configuration.userStorageQuota) bytes)"
+            "this file would exceed the user's attachment storage on this channel "
+                + "(\(configuration.userStorageQuota) bytes)"
         )
     }
 

@@ -49,7 +49,9 @@ enum MediaSniffer {
             if ascii("WAVE", at: 8) { return "audio/wav" }
             if ascii("AVI ", at: 8) { return "video/x-msvideo" }
         }
-        if ascii("ftyp", at: 4), b.count >= 12 { return isoMediaType(brand: String(decoding: b[8..<12], as: UTF8.self)) }
+        if ascii("ftyp", at: 4), b.count >= 12 {
+            return isoMediaType(brand: String(decoding: b[8..<12], as: UTF8.self))
+        }
         if starts([0x1A, 0x45, 0xDF, 0xA3]) {
             return contains(Array("webm".utf8), in: b) ? "video/webm" : "video/x-matroska"
         }
@@ -92,7 +94,9 @@ enum MediaSniffer {
 
     private static func contains(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
         guard haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+        return (0...(haystack.count - needle.count)).contains {
+            haystack[$0..<($0 + needle.count)].elementsEqual(needle)
+        }
     }
 
     // MARK: Markup and text
@@ -183,9 +187,11 @@ enum MediaSniffer {
     /// Other spellings clients use for the types above.
     static let aliases: [String: String] = [
         "image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg", "audio/mp3": "audio/mpeg", "audio/x-mp3": "audio/mpeg",
-        "audio/x-wav": "audio/wav", "audio/wave": "audio/wav", "audio/vnd.wave": "audio/wav", "audio/x-m4a": "audio/mp4",
+        "audio/x-wav": "audio/wav", "audio/wave": "audio/wav", "audio/vnd.wave": "audio/wav",
+        "audio/x-m4a": "audio/mp4",
         "audio/m4a": "audio/mp4", "video/x-m4v": "video/mp4", "application/x-zip-compressed": "application/zip",
-        "application/x-pdf": "application/pdf", "text/x-markdown": "text/markdown", "text/comma-separated-values":
+        "application/x-pdf": "application/pdf", "text/x-markdown": "text/markdown",
+        "text/comma-separated-values":
             "text/csv", "application/ogg": "audio/ogg",
     ]
 
@@ -208,7 +214,8 @@ enum MediaSniffer {
         guard let family = families[sniffed] else { return sniffed }
         let declared = declared.map(normalized)
         if let declared, family.contains(declared) { return declared }
-        let fileExtension = fileName.split(separator: ".", omittingEmptySubsequences: false).count > 1
+        let fileExtension =
+            fileName.split(separator: ".", omittingEmptySubsequences: false).count > 1
             ? fileName.split(separator: ".").last.map { $0.lowercased() } : nil
         if let byExtension = fileExtension.flatMap({ typesByExtension[$0] }), family.contains(byExtension) {
             return byExtension

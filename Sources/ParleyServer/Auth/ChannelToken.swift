@@ -66,7 +66,8 @@ public enum ChannelToken {
         guard lifetime <= Double(channel.maxTokenExpiryMinutes) * 60 else {
             throw ParleyError(
                 .tokenLifetimeTooLong,
-                "the token lives \(Int64(lifetime / 60)) minutes; channel \"\(channel.id)\" allows \(channel.maxTokenExpiryMinutes)"
+                "the token lives \(Int64(lifetime / 60)) minutes; "
+                    + "channel \"\(channel.id)\" allows \(channel.maxTokenExpiryMinutes)"
             )
         }
         guard claims.channelId == channel.id else {

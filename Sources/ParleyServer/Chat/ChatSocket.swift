@@ -31,10 +31,11 @@ struct ChatSocket {
             self.init(
                 uri: request.uri, authorization: request.headers[.authorization], origin: request.headers[.origin],
                 peer: peer)
-            sessionSecret = request.uri.queryParameters.get("sessionSecret") ?? request.headers[Self.sessionSecretHeader]
+            sessionSecret =
+                request.uri.queryParameters.get("sessionSecret") ?? request.headers[Self.sessionSecretHeader]
         }
 
-        static let sessionSecretHeader = HTTPField.Name("X-Parley-Session-Secret")!
+        static let sessionSecretHeader = HTTPField.Name.parleySessionSecret
 
         init(uri: URI, authorization: String?, origin: String?, peer: String) {
             channelId = uri.queryParameters.get("channelId")
@@ -148,7 +149,8 @@ struct ChatSocket {
         async let writing: Void = outbox.run()
         do {
             while let message = try await messages.next() {
-                try await handle(message, channel: channel, key: key, socket: socket, peer: upgrade.peer, outbox: outbox)
+                try await handle(
+                    message, channel: channel, key: key, socket: socket, peer: upgrade.peer, outbox: outbox)
             }
         } catch {
             await hub.detach(socket, from: key)
@@ -222,7 +224,8 @@ struct ChatSocket {
         outbox: SocketOutbox
     ) async throws {
         guard case .text(let text) = message else {
-            return reject(ParleyError(.unsupportedFrame, "binary frames are not part of the chat protocol"), key, outbox)
+            return reject(
+                ParleyError(.unsupportedFrame, "binary frames are not part of the chat protocol"), key, outbox)
         }
         let json: JSONValue
         let frame: ClientFrame

@@ -65,8 +65,8 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
         "application/vnd.openxmlformats-officedocument.presentationml.presentation", "application/rtf",
     ]
 
-    /// Decodes a channel from a configuration file; `id` is required, the rest has the defaults of
-    /// ``init(id:name:secret:clientAuthenticationEnabled:maxTokenExpiryMinutes:sessionExpiryMinutes:allowedOrigins:skill:enabled:attachmentTypes:sessionSecrets:)``.
+    /// Decodes a channel from a configuration file; `id` is required, the rest has the defaults of the
+    /// memberwise initialiser.
     /// A member the format does not have is an error, so that a misspelt option is not silently ignored.
     public init(json: JSONValue) throws(ParleyError) {
         var reader = try FieldReader(json)

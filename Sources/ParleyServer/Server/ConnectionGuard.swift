@@ -116,7 +116,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         answered = true
         var body = context.channel.allocator.buffer(capacity: 256)
         body.writeString(
-            #"{"error":{"code":"server.busy","message":"server.busy: the server has as many connections as it takes; try again shortly"}}"#
+            #"{"error":{"code":"server.busy","message":"server.busy: "#
+                + #"the server has as many connections as it takes; try again shortly"}}"#
         )
         var response = context.channel.allocator.buffer(capacity: 512)
         response.writeString(

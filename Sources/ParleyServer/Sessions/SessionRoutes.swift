@@ -58,7 +58,7 @@ struct SessionRoutes {
         var headers = cors
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[.xContentTypeOptions] = "nosniff"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body.jsonBytes())))
     }
 

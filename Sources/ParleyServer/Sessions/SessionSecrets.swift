@@ -82,8 +82,10 @@ final class SessionSecrets: Sendable {
         do {
             inserted = try database.write { db in
                 try db.execute(
-                    sql:
-                        "INSERT OR IGNORE INTO session (channelId, userId, secretDigest, createdAt) VALUES (?, ?, ?, ?)",
+                    sql: """
+                        INSERT OR IGNORE INTO session (channelId, userId, secretDigest, createdAt)
+                        VALUES (?, ?, ?, ?)
+                        """,
                     arguments: [channel.id, issued.userId, digest, created])
                 return db.changesCount == 1
             }

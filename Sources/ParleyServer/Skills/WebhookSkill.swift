@@ -9,7 +9,8 @@ public import Foundation
 /// The request is `POST URL` with `Content-Type: application/json` and the body
 /// `{"channelId": …, "userId": …, "messagePayload": {…}}` (or `"profile": {…}` for a profile update).
 /// The answer is `{"messages": [payload, …]}` with any payloads of the protocol, or an empty body
-/// (HTTP 204) for none; `"handOff": true` beside `messages` hands the conversation to a live agent. Anything else — another status, a body that is not that JSON, no answer
+/// (HTTP 204) for none; `"handOff": true` beside `messages` hands the conversation to a live agent. Anything else —
+/// another status, a body that is not that JSON, no answer
 /// within ``timeout`` — is a `skill.failed` error, which the user sees as an error payload; the
 /// conversation goes on. See `docs/skills.md`, "Webhook skills".
 public struct WebhookSkill: Skill {

@@ -1,6 +1,6 @@
-public import ParleyCore
 import Foundation
 import NIOConcurrencyHelpers
+public import ParleyCore
 import ServiceLifecycle
 
 #if canImport(Glibc)

@@ -88,7 +88,7 @@ final class GroupCommit: Sendable {
         _ work: @escaping @Sendable (Database) throws -> T, committed: (@Sendable (T) -> Void)? = nil
     ) async throws -> T {
         var told: (@Sendable (any Sendable) -> Void)?
-        if let committed { told = { value in committed(value as! T) } }
+        if let committed { told = { value in if let value = value as? T { committed(value) } } }
         let entry = Entry({ db in try work(db) }, committed: told)
         var leads = state.withLockedValue { state in
             state.queue.append(entry)
@@ -98,7 +98,12 @@ final class GroupCommit: Sendable {
         while true {
             if leads { writeBatches() }
             switch await entry.wait() {
-            case .done(let result): return try result.get() as! T
+            case .done(let result):
+                // The entry holds what `work` returned: a `T`.
+                guard let value = try result.get() as? T else {
+                    throw ParleyError(.internalError, "a group commit returned a value of another type")
+                }
+                return value
             case .lead: leads = true
             }
         }

@@ -24,6 +24,7 @@ public actor InMemoryConversationStore: ConversationStore {
         self.clock = clock
     }
 
+    /// The conversation for `key`, created empty when new.
     public func conversation(for key: ConversationKey) -> StoredConversation {
         entry(for: key).conversation
     }
@@ -37,6 +38,7 @@ public actor InMemoryConversationStore: ConversationStore {
         return entry
     }
 
+    /// Stores a user's input as pending, unless the conversation already has its `clientMessageId`.
     public func receive(_ input: InputFrame, for key: ConversationKey, at date: Date) -> ReceivedInput {
         var entry = entry(for: key)
         if let id = input.clientMessageId, let sequence = entry.clientMessageIds[id] {
@@ -50,15 +52,18 @@ public actor InMemoryConversationStore: ConversationStore {
         return ReceivedInput(sequence: sequence, duplicate: false)
     }
 
+    /// The conversation's unanswered inputs, oldest first, with the conversation as it stood; nil for none.
     public func pending(for key: ConversationKey) -> PendingInputs? {
         guard let entry = entries[key] else { return nil }
         return PendingInputs(conversation: entry.conversation, inputs: entry.messages.filter(\.pending))
     }
 
+    /// The conversations with inputs the skill has not answered.
     public func conversationsWithPendingInputs() -> [ConversationKey] {
         entries.compactMap { key, entry in entry.messages.contains(where: \.pending) ? key : nil }
     }
 
+    /// Stores the server's messages and the new state, and marks input `sequence` answered, in one step.
     public func answer(
         _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
         at date: Date
@@ -86,6 +91,7 @@ public actor InMemoryConversationStore: ConversationStore {
         return stored
     }
 
+    /// The messages of a conversation after `cursor`, oldest first.
     public func messages(for key: ConversationKey, after cursor: MessageCursor) -> [StoredMessage] {
         let messages = entries[key]?.messages ?? []
         switch cursor {

@@ -155,6 +155,7 @@ public struct SQLiteConversationStore: ConversationStore {
         return row.map { ConversationRow($0).conversation(for: key) }
     }
 
+    /// Stores a user's input as pending, unless the conversation already has its `clientMessageId`.
     public func receive(_ frame: InputFrame, for key: ConversationKey, at date: Date) async throws -> ReceivedInput {
         let text = frame.jsonValue.jsonString()
         let clientMessageId = frame.clientMessageId
@@ -168,7 +169,8 @@ public struct SQLiteConversationStore: ConversationStore {
                             sql: """
                                 SELECT message.sequence FROM message
                                 JOIN conversation ON conversation.id = message.conversationId
-                                WHERE conversation.channelId = ? AND conversation.userId = ? AND message.clientMessageId = ?
+                                WHERE conversation.channelId = ? AND conversation.userId = ?
+                                AND message.clientMessageId = ?
                                 """),
                         arguments: [key.channelId, key.userId, clientMessageId])
                 {
@@ -199,7 +201,8 @@ public struct SQLiteConversationStore: ConversationStore {
                 let input = StoredMessage(sequence: row[1], frame: .user(frame), createdAt: date.stored, pending: true)
                 try db.cachedStatement(
                     sql: """
-                        INSERT INTO message (conversationId, sequence, direction, frame, createdAt, clientMessageId, pending)
+                        INSERT INTO message
+                        (conversationId, sequence, direction, frame, createdAt, clientMessageId, pending)
                         VALUES (?, ?, 'user', ?, ?, ?, 1)
                         """
                 ).execute(arguments: [
@@ -221,6 +224,7 @@ public struct SQLiteConversationStore: ConversationStore {
         var created: StoredConversation?
     }
 
+    /// The conversation's unanswered inputs, oldest first, with the conversation as it stood; nil for none.
     public func pending(for key: ConversationKey) async throws -> PendingInputs? {
         if let cached = cache.pending(for: key) { return cached }
         // Read in a write transaction, so that nothing commits between the read and the cache's entry.
@@ -245,6 +249,7 @@ public struct SQLiteConversationStore: ConversationStore {
             conversation: conversation.conversation(for: key), inputs: try rows.compactMap { try $0.1?.message() })
     }
 
+    /// The conversations with inputs the skill has not answered.
     public func conversationsWithPendingInputs() async throws -> [ConversationKey] {
         try read { db in
             try Row.fetchAll(
@@ -257,6 +262,7 @@ public struct SQLiteConversationStore: ConversationStore {
         }
     }
 
+    /// Stores the server's messages and the new state, and marks input `sequence` answered, in one step.
     public func answer(
         _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
         at date: Date
@@ -272,7 +278,8 @@ public struct SQLiteConversationStore: ConversationStore {
                         db.cachedStatement(
                             sql: """
                                 UPDATE conversation SET state = ?, lastSequence = lastSequence + ?,
-                                lastOutbound = lastOutbound + ?, updatedAt = ? WHERE id = ? RETURNING lastSequence, lastOutbound
+                                lastOutbound = lastOutbound + ?, updatedAt = ? WHERE id = ?
+                                RETURNING lastSequence, lastOutbound
                                 """),
                         arguments: [stateText, replies.count, replies.count, stamp, conversation.id])
                 else { throw ParleyError(.internalError, "conversation \(conversation.key) vanished") }
@@ -314,6 +321,7 @@ public struct SQLiteConversationStore: ConversationStore {
         var conversation: StoredConversation
     }
 
+    /// The messages of a conversation after `cursor`, oldest first.
     public func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage] {
         switch cursor {
         case .sequence(let sequence):
@@ -334,8 +342,10 @@ public struct SQLiteConversationStore: ConversationStore {
     /// A conversation's columns, read by position (a name is looked up case-insensitively at every access); its
     /// state is parsed after the read.
     private struct ConversationRow {
-        static let columns =
-            "conversation.id, conversation.state, conversation.lastSequence, conversation.lastOutbound, conversation.updatedAt"
+        static let columns = """
+            conversation.id, conversation.state, conversation.lastSequence, conversation.lastOutbound, \
+            conversation.updatedAt
+            """
         static let count = 5
 
         var id: Int64
@@ -407,7 +417,8 @@ public struct SQLiteConversationStore: ConversationStore {
         try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT \(MessageRow.columns) FROM message JOIN conversation ON conversation.id = message.conversationId
+                    SELECT \(MessageRow.columns) FROM message
+                    JOIN conversation ON conversation.id = message.conversationId
                     WHERE \(condition) ORDER BY message.sequence
                     """),
             arguments: arguments

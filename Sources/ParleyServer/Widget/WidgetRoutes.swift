@@ -40,10 +40,10 @@ struct WidgetRoutes {
     private func page(_ request: Request) -> Response {
         let ancestors = Self.frameAncestors(for: Self.pageChannel(request.uri.queryParameters, in: configuration))
         var headers = HTTPFields()
-        headers[HTTPField.Name("Content-Security-Policy")!] =
+        headers[.contentSecurityPolicy] =
             Self.contentSecurityPolicy + "; frame-ancestors " + ancestors.joined(separator: " ")
-        if ancestors == ["'self'"] { headers[HTTPField.Name("X-Frame-Options")!] = "SAMEORIGIN" }
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        if ancestors == ["'self'"] { headers[.xFrameOptions] = "SAMEORIGIN" }
+        headers[.referrerPolicy] = "no-referrer"
         return Self.response(assets.page, type: "text/html; charset=utf-8", extraHeaders: headers)
     }
 
@@ -97,7 +97,7 @@ struct WidgetRoutes {
     /// must get a session secret (`POST /chat/v1/sessions`) before it connects. Any origin may read it
     /// (`Access-Control-Allow-Origin: *`): it holds nothing secret, and a widget on another origin needs it.
     private func defaults(_ request: Request) throws(CodedHTTPError) -> Response {
-        let cors: HTTPFields = [HTTPField.Name("Access-Control-Allow-Origin")!: "*"]
+        let cors: HTTPFields = [.accessControlAllowOrigin: "*"]
         let channel: ChannelConfiguration?
         if let named = request.uri.queryParameters.get("channelId"), !named.isEmpty {
             guard let found = configuration.channel(named) else {
@@ -125,7 +125,7 @@ struct WidgetRoutes {
         var headers = extraHeaders
         headers[.contentType] = type
         headers[.cacheControl] = "no-cache"
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[.xContentTypeOptions] = "nosniff"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -67,7 +67,8 @@ public struct Responses: JSONConvertible, Hashable {
         var translations: [Translation] = []
         for member in object {
             do {
-                translations.append(Translation(language: member.key, payloads: try [MessagePayload](json: member.value)))
+                translations.append(
+                    Translation(language: member.key, payloads: try [MessagePayload](json: member.value)))
             } catch {
                 throw error.within(.key(member.key))
             }

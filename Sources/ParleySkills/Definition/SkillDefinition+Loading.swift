@@ -112,7 +112,8 @@ extension SkillDefinition {
                 throw ParleyError(
                     .skillUnknownVariable,
                     "{{\(placeholder.path.joined(separator: "."))}} names no variable: "
-                        + "declare \(JSONValue.string(root)) under \"variables\" or set it in a transition; other names are "
+                        + "declare \(JSONValue.string(root)) under \"variables\" or set it in a transition; "
+                        + "other names are "
                         + Scope.roots.joined(separator: ", "),
                     path: path)
             }

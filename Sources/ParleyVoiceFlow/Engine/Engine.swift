@@ -276,7 +276,8 @@ public struct Engine: Sendable {
             return fail(
                 ParleyError(
                     .transitionLoop,
-                    "the flow passed \(configuration.maxTransitionsWithoutMedia) modules without media; last \(id) → \(target)"
+                    "the flow passed \(configuration.maxTransitionsWithoutMedia) modules without media; "
+                        + "last \(id) → \(target)"
                 ))
         }
         return enter(target, at: position)

@@ -88,7 +88,9 @@ public struct RuntimeFields: Sendable, Hashable {
         case .string(let text): return text
         case .bool(let flag): return flag ? "true" : "false"
         case .number(let number):
-            if let integer = Int64(exactly: number), integer.magnitude < 1_000_000_000_000_000 { return String(integer) }
+            if let integer = Int64(exactly: number), integer.magnitude < 1_000_000_000_000_000 {
+                return String(integer)
+            }
             return String(number)
         case .null: return ""
         default: return value.description
@@ -140,7 +142,8 @@ extension JSONObject {
         guard let integer = Int(exactly: number), range.contains(integer) else {
             throw ParleyError(
                 .invalidValue,
-                "\(key) is \(JSONValue.number(number).jsonString()), not a whole number from \(range.lowerBound) to \(range.upperBound)",
+                "\(key) is \(JSONValue.number(number).jsonString()), "
+                    + "not a whole number from \(range.lowerBound) to \(range.upperBound)",
                 path: JSONPath([.key(key)]))
         }
         return integer

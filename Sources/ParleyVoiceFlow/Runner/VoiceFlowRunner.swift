@@ -139,7 +139,8 @@ public actor VoiceFlowRunner {
         return Validator.validate(flow, prompts: prompts)
     }
 
-    /// Sets the folder of a file category (`setMediaResourceLocation`). For ``ResourceLocations/FileCategory/recordAudio``
+    /// Sets the folder of a file category (`setMediaResourceLocation`). For
+    /// ``ResourceLocations/FileCategory/recordAudio``
     /// the folder is created.
     public func setResourceLocation(_ folder: URL, for category: ResourceLocations.FileCategory) throws(ParleyError) {
         if category == .recordAudio {

@@ -120,7 +120,8 @@ public enum Validator {
             if !ModuleType.known.contains(ModuleType(rawValue: type)) {
                 error(
                     .unknownModuleType,
-                    "module \(id) has unknown type \"\(type)\" (known: \(ModuleType.known.map(\.rawValue).joined(separator: ", ")))",
+                    "module \(id) has unknown type \"\(type)\" "
+                        + "(known: \(ModuleType.known.map(\.rawValue).joined(separator: ", ")))",
                     [.key("type")])
             }
         case let other?: error(.wrongType, "\"type\" must be a string, not \(other.typeName)", [.key("type")])

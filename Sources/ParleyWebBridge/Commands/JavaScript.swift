@@ -45,7 +45,8 @@ public enum JavaScript {
                 result.append(contentsOf: #"<\/"#.unicodeScalars)
                 index += 2
                 continue
-            case "<" where index + 3 < scalars.count && scalars[index + 1] == "!" && scalars[index + 2] == "-"
+            case "<"
+            where index + 3 < scalars.count && scalars[index + 1] == "!" && scalars[index + 2] == "-"
                 && scalars[index + 3] == "-":
                 result.append(contentsOf: #"\u003C!--"#.unicodeScalars)
                 index += 4

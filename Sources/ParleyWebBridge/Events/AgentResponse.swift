@@ -54,7 +54,8 @@ extension AgentResponse {
     /// Reads an `agentResponded` event (the whole object).
     init(event: JSONObject) throws(ParleyError) {
         guard let best = event["bestResponse"] else {
-            throw ParleyError(.missingField, "agentResponded has no bestResponse", path: JSONPath([.key("bestResponse")]))
+            throw ParleyError(
+                .missingField, "agentResponded has no bestResponse", path: JSONPath([.key("bestResponse")]))
         }
         guard case .object(let response) = best else {
             throw ParleyError(

@@ -57,7 +57,8 @@ extension BridgeEvent {
             self = .unknown(
                 UnknownBridgeEvent(
                     name: nil, json: json, body: body,
-                    problem: ParleyError(.typeMismatch, "expected an object, found \(json.typeName)", path: JSONPath())))
+                    problem: ParleyError(.typeMismatch, "expected an object, found \(json.typeName)", path: JSONPath()))
+            )
             return
         }
         let name = object["event"]?.stringValue

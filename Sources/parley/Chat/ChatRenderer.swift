@@ -138,8 +138,8 @@ struct ChatRenderer {
         var lines = ["[form\(form.title.map { ": \($0)" } ?? "")]"]
         if let error = form.errorMessage { lines.append("  ! \(error)") }
         for field in form.allFields {
-            var line =
-                "  \(field.label ?? field.id ?? "field") (\(field.kind.displayType)\(field.required == true ? ", required" : ""))"
+            let required = field.required == true ? ", required" : ""
+            var line = "  \(field.label ?? field.id ?? "field") (\(field.kind.displayType)\(required))"
             if let value = field.value ?? field.defaultValue { line += " = \(Self.plain(value))" }
             if let placeholder = field.placeholder { line += " — \(placeholder)" }
             lines.append(line)
@@ -149,7 +149,8 @@ struct ChatRenderer {
                 lines.append("    options: " + choices.options.map(\.label).joined(separator: ", "))
             case .toggle(let toggle):
                 lines.append(
-                    "    \(toggle.labelOn ?? Self.plain(toggle.valueOn)) / \(toggle.labelOff ?? Self.plain(toggle.valueOff))"
+                    "    \(toggle.labelOn ?? Self.plain(toggle.valueOn))"
+                        + " / \(toggle.labelOff ?? Self.plain(toggle.valueOff))"
                 )
             default:
                 break

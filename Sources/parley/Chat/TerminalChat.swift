@@ -80,7 +80,9 @@ actor TerminalChat {
         case .typingChanged(.agent(let agent)?):
             if interactive { Self.say("[\(agent?.name ?? "the agent") is typing…]") }
         case .agentChanged(let agent):
-            if interactive { Self.say(agent.map { "[\($0.name ?? "an agent") joined]" } ?? "[back with the assistant]") }
+            if interactive {
+                Self.say(agent.map { "[\($0.name ?? "an agent") joined]" } ?? "[back with the assistant]")
+            }
         case .languageChanged(let language):
             if interactive { Self.say("[language: \(language ?? "detected")]") }
         case .initialized, .destroyed, .messageSent, .deliveryChanged, .transcriptCleared, .typingChanged:
@@ -215,7 +217,8 @@ actor TerminalChat {
             while true {
                 if interactive {
                     Self.say(
-                        "\(field.label ?? id)? (\(field.kind.displayType); empty keeps \(draft[id].map(ChatRenderer.plain) ?? "nothing"))"
+                        "\(field.label ?? id)? (\(field.kind.displayType); "
+                            + "empty keeps \(draft[id].map(ChatRenderer.plain) ?? "nothing"))"
                     )
                 }
                 guard let answer = await input.next(isolation: #isolation)?.trimmingCharacters(in: .whitespaces) else {

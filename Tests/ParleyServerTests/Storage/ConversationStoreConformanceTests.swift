@@ -62,7 +62,9 @@ struct ConversationStoreConformanceTests {
     @Test(arguments: StoreKind.allCases)
     func inputsAreNumberedInOrderAndKeptPendingUntilAnswered(kind: StoreKind) async throws {
         let store = try kind.open().store
-        let inputs = [Self.text("one", id: "c1"), Self.text("two"), .profile(ProfileUpdate(profile: Profile(givenName: "Ada")))]
+        let inputs = [
+            Self.text("one", id: "c1"), Self.text("two"), .profile(ProfileUpdate(profile: Profile(givenName: "Ada"))),
+        ]
         var sequences: [Int] = []
         for input in inputs {
             let received = try await store.receive(input, for: Self.key, at: Self.date)
