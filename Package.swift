@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .library(name: "ParleySkills", targets: ["ParleySkills"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
+        .library(name: "ParleyPostgres", targets: ["ParleyPostgres"]),
         .library(name: "ParleySpeech", targets: ["ParleySpeech"]),
         .library(name: "ParleyVoiceFlow", targets: ["ParleyVoiceFlow"]),
         .library(name: "ParleyGenesys", targets: ["ParleyGenesys"]),
@@ -40,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.30.0"),
     ],
     targets: [
         // Wire model: payloads, actions, envelopes, JSONValue, errors; and the virtual clock and seeded random
@@ -87,6 +89,18 @@ let package = Package(
             // page served at /agent, one HTML file whose inline script and style are allowed by hash.
             resources: [.copy("Widget/Assets"), .copy("Agents/Assets/agent.html")]
         ),
+        // The PostgreSQL conversation store (issue 20): its own target, so that an app embedding the SQLite server
+        // never pulls postgres-nio.
+        .target(
+            name: "ParleyPostgres",
+            dependencies: [
+                "ParleyCore",
+                "ParleyServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // Speech synthesis, recognition, recording and playback: protocols plus espeak-ng/pocketsphinx/sox and Apple engines (issue 8).
         .target(name: "ParleySpeech", dependencies: ["ParleyCore"]),
         // JSON voice flows: model, loader, validator, engine and runner (issue 8).
@@ -130,6 +144,7 @@ let package = Package(
                 "ParleyCore",
                 "ParleyClient",
                 "ParleyGMSSimulator",
+                "ParleyPostgres",
                 "ParleyServer",
                 "ParleySpeech",
                 "ParleyVoiceFlow",
@@ -144,6 +159,7 @@ let package = Package(
         .testTarget(
             name: "ParleyServerTests",
             dependencies: [
+                "ParleyPostgres",
                 "ParleyServer",
                 "ParleyServerTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -152,6 +168,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "WSCore", package: "swift-websocket"),
