@@ -66,12 +66,13 @@ enum TestPostgres {
 
     /// Runs one statement (not in a transaction: CREATE and DROP DATABASE refuse one) on the server's own database.
     static func administer(_ server: PostgresStoreConfiguration, _ sql: String) async throws {
-        _ = try await withConnection(to: server) { connection in
+        try await withConnection(to: server) { connection in
             try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
         }
     }
 
     /// Runs `body` on a connection of its own to the database of `configuration`.
+    @discardableResult
     static func withConnection<T>(
         to configuration: PostgresStoreConfiguration, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
