@@ -92,7 +92,8 @@ public struct PostgresStoreConfiguration: Sendable {
             }
             tls = value
         }
-        let password = components.password?.removingPercentEncoding ?? environment["PGPASSWORD"]
+        let fromEnvironment = environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        let password = components.password?.removingPercentEncoding ?? fromEnvironment
         self.init(
             host: host, port: components.port ?? 5432, username: username, password: password,
             database: database.isEmpty ? nil : database, tls: tls)

@@ -84,7 +84,8 @@ struct ConversationStoreConformanceTests {
     func inputsAreNumberedInOrderAndKeptPendingUntilAnswered(kind: StoreKind) async throws {
         try await kind.withStore { store, _ in
             let inputs = [
-                Self.text("one", id: "c1"), Self.text("two"), .profile(ProfileUpdate(profile: Profile(givenName: "Ada"))),
+                Self.text("one", id: "c1"), Self.text("two"),
+                .profile(ProfileUpdate(profile: Profile(givenName: "Ada"))),
             ]
             var sequences: [Int] = []
             for input in inputs {

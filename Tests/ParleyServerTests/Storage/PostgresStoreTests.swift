@@ -102,7 +102,8 @@ struct PostgresStoreTests {
                 let key = ConversationKey(channelId: "web", userId: "ada")
                 let conversation = try await store.conversation(for: key)
                 let reply = SkillMessage(payload: .text("hello"), source: .bot, userId: "ada", msgId: "m1")
-                _ = try await store.answer(nil, with: [reply, reply], state: ConversationState(), in: conversation, at: Date())
+                _ = try await store.answer(
+                    nil, with: [reply, reply], state: ConversationState(), in: conversation, at: Date())
                 let frames = try await TestPostgres.withConnection(to: database) { connection in
                     var frames: [String] = []
                     for try await frame in try await connection.query(
