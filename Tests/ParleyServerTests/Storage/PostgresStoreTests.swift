@@ -119,6 +119,21 @@ struct PostgresStoreTests {
         }
     }
 
+    /// The example of ``PostgresConversationStore/withStore(_:logger:_:)``'s documentation, without running the
+    /// service: the application builds on the store and recovers its pending inputs from it.
+    @Test func theDocumentedExampleBuildsAServerOnTheStore() async throws {
+        try await TestPostgres.withDatabase { database in
+            let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pg-doc-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: data) }
+            let configuration = ServerConfiguration(
+                port: 0, dataDirectory: data, channels: [ChannelConfiguration(id: "web", skill: .demo)])
+            try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { store in
+                _ = try await buildApplication(configuration: configuration, store: store)
+            }
+            #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("parley.sqlite").path))
+        }
+    }
+
     // MARK: Errors at start
 
     @Test func aRefusedConnectionIsACodedErrorNamingTheHost() async throws {
