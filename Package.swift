@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .library(name: "ParleySkills", targets: ["ParleySkills"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
+        .library(name: "ParleyPostgres", targets: ["ParleyPostgres"]),
         .library(name: "ParleySpeech", targets: ["ParleySpeech"]),
         .library(name: "ParleyVoiceFlow", targets: ["ParleyVoiceFlow"]),
         .library(name: "ParleyGenesys", targets: ["ParleyGenesys"]),
@@ -42,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.30.0"),
     ],
     targets: [
         // Wire model: payloads, actions, envelopes, JSONValue, errors; and the virtual clock and seeded random
@@ -102,6 +104,18 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The PostgreSQL conversation store (issue 20): its own target, so that an app embedding the SQLite server
+        // never pulls postgres-nio.
+        .target(
+            name: "ParleyPostgres",
+            dependencies: [
+                "ParleyCore",
+                "ParleyServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // JSON voice flows: model, loader, validator, engine and runner (issue 8).
         .target(
             name: "ParleyVoiceFlow",
@@ -143,6 +157,7 @@ let package = Package(
                 "ParleyCore",
                 "ParleyClient",
                 "ParleyGMSSimulator",
+                "ParleyPostgres",
                 "ParleyServer",
                 "ParleySpeech",
                 "ParleyVoiceFlow",
@@ -157,6 +172,7 @@ let package = Package(
         .testTarget(
             name: "ParleyServerTests",
             dependencies: [
+                "ParleyPostgres",
                 "ParleyServer",
                 "ParleyServerTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -166,6 +182,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "WSCore", package: "swift-websocket"),

@@ -15,6 +15,10 @@ import ServiceLifecycle
 /// ```
 /// - Parameters:
 ///   - configuration: Where to listen, where to keep data, the channels.
+///   - store: Where conversations are kept; nil (the default) for ``SQLiteConversationStore`` in the data folder's
+///     `parley.sqlite`. The caller keeps a store it gives open while the application runs (for PostgreSQL,
+///     `PostgresConversationStore.withStore` in the ParleyPostgres product). Attachments and session secrets stay in
+///     the data folder either way.
 ///   - logger: Where to log.
 ///   - routes: Further routes the application serves, such as the GMS simulator (see ``ServerRoutes``).
 ///   - onServerRunning: Called with the port once the server listens (useful with port 0).
@@ -22,14 +26,17 @@ import ServiceLifecycle
 ///   `server.dataFolderLocked` when another server holds the data folder, and with code
 ///   `server.resourceUnreadable` when a page the server ships (the agent console) cannot be read.
 public func buildApplication(
-    configuration: ServerConfiguration, logger: Logger = Logger(label: "parley.server"),
+    configuration: ServerConfiguration, store: (any ConversationStore)? = nil,
+    logger: Logger = Logger(label: "parley.server"),
     routes: [any ServerRoutes] = [],
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     // One data folder, one server: held until the application stops (released last, see DataFolderLock).
     let folderLock = try DataFolderLock(folder: configuration.dataDirectory)
-    let store = try SQLiteConversationStore(
-        url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"), clock: configuration.clock)
+    let store =
+        try store
+        ?? SQLiteConversationStore(
+            url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"), clock: configuration.clock)
     // DATA/sessions.sqlite
     let sessions = try SessionSecrets(dataDirectory: configuration.dataDirectory, clock: configuration.clock)
     var skills: [String: any Skill] = [:]

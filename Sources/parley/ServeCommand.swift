@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ParleyGMSSimulator
+import ParleyPostgres
 import ParleyServer
 
 /// `parley serve`: the reference chat server.
@@ -13,20 +14,39 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             With no options it serves the demo pizza skill on the unauthenticated channel "demo" at \
             127.0.0.1:8080 and keeps conversations in ./.parley-data. Channels come from --config (a JSON file, \
-            see docs/skills.md) and from --channel / --auth-channel.
+            see docs/skills.md) and from --channel / --auth-channel. With --database (or the configuration \
+            file's "database") conversations are kept in PostgreSQL instead of SQLite; see docs/server.md.
             """
     )
 
     @OptionGroup var server: ServerOptions
 
     func run() async throws {
-        let configuration = try server.configuration()
+        let (configuration, database) = try server.configuration()
         var logger = Logger(label: "parley")
         logger.logLevel = server.verbose ? .debug : .info
+        guard let database else {
+            try await serve(configuration, store: nil, storage: "data in \(configuration.dataDirectory.path)", logger)
+            return
+        }
+        // Connected, signed in and migrated before the server listens: a bad URL, a refused connection or a wrong
+        // password ends the command here with a coded error.
+        let databaseConfiguration = try PostgresStoreConfiguration(url: database)
+        try await PostgresConversationStore.withStore(databaseConfiguration, logger: logger) { store in
+            let storage =
+                "conversations in PostgreSQL at \(databaseConfiguration.endpoint)/\(databaseConfiguration.database), "
+                + "attachments in \(configuration.dataDirectory.path)"
+            try await serve(configuration, store: store, storage: storage, logger)
+        }
+    }
+
+    private func serve(
+        _ configuration: ServerConfiguration, store: (any ConversationStore)?, storage: String, _ logger: Logger
+    ) async throws {
         let app = try await buildApplication(
-            configuration: configuration, logger: logger, routes: server.routes(for: configuration)
+            configuration: configuration, store: store, logger: logger, routes: server.routes(for: configuration)
         ) { port in
-            let banner = ServerOptions.banner(configuration, port: port, gms: server.gms)
+            let banner = ServerOptions.banner(configuration, port: port, storage: storage, gms: server.gms)
             FileHandle.standardOutput.write(Data((banner + "\n").utf8))
         }
         try await app.runService()
@@ -46,6 +66,16 @@ struct ServerOptions: ParsableArguments {
 
     @Option(help: "A JSON configuration file with channels (see docs/skills.md).")
     var config: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Keep conversations in PostgreSQL at this URL (default: SQLite in --data).",
+            discussion: """
+                postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]; without a password \
+                in the URL, PGPASSWORD is used. See docs/server.md.
+                """,
+            valueName: "url"))
+    var database: String?
 
     @Option(help: "Add an unauthenticated channel with this id, routed to the demo skill.")
     var channel: [String] = []
@@ -91,13 +121,18 @@ struct ServerOptions: ParsableArguments {
         }
     }
 
-    func configuration() throws -> ServerConfiguration {
+    /// The server's configuration, and the database URL (`--database`, else the configuration file's `database`;
+    /// nil for SQLite).
+    func configuration() throws -> (ServerConfiguration, database: String?) {
         var configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true))
+        var fileDatabase: String?
         if let config {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: config))
             do {
-                configuration.channels = try ServerConfigurationFile(decoding: bytes).channels
+                let file = try ServerConfigurationFile(decoding: bytes)
+                configuration.channels = file.channels
+                fileDatabase = file.database
             } catch {
                 throw ValidationError("\(config): \(error)")
             }
@@ -117,7 +152,7 @@ struct ServerOptions: ParsableArguments {
         if configuration.channels.isEmpty {
             configuration.channels = [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference)]
         }
-        return configuration
+        return (configuration, database ?? fileDatabase)
     }
 
     /// The routes the server serves besides Parley's own: the GMS simulator with `--gms`.
@@ -131,10 +166,8 @@ struct ServerOptions: ParsableArguments {
         ]
     }
 
-    static func banner(_ configuration: ServerConfiguration, port: Int, gms: Bool = false) -> String {
-        var lines = [
-            "Parley is listening on http://\(configuration.host):\(port) (data in \(configuration.dataDirectory.path))"
-        ]
+    static func banner(_ configuration: ServerConfiguration, port: Int, storage: String, gms: Bool = false) -> String {
+        var lines = ["Parley is listening on http://\(configuration.host):\(port) (\(storage))"]
         for channel in configuration.channels {
             let kind = channel.clientAuthenticationEnabled ? "authenticated" : "open"
             let state = channel.enabled ? "" : ", disabled"

@@ -1,0 +1,361 @@
+public import Foundation
+public import Logging
+public import ParleyServer
+public import PostgresNIO
+
+/// Conversations in a PostgreSQL database, through postgres-nio: for several server nodes on one database, or a
+/// database an organisation already runs. ``SQLiteConversationStore`` stays the embedded default; both pass the same
+/// store conformance suite.
+///
+/// The rules are those of the SQLite store, kept by the database rather than by one process:
+/// - Sequence numbers (over both directions) and outbound numbers (over the server's messages) are allocated by an
+///   `UPDATE … RETURNING` of the conversation's row, which locks that row until the transaction commits: concurrent
+///   inputs of one conversation, from any node, get distinct consecutive numbers.
+/// - A repeated `clientMessageId` is found by a unique index on (conversation, client message id), checked while the
+///   conversation's row is locked, and answered with the first input's sequence number; nothing is stored.
+/// - An answer stores its replies, the new state and its input's `pending = false` in one transaction.
+/// - The skill's state is kept as JSON text; one that cannot be decoded is reported in
+///   ``StoredConversation/unreadableState``, not thrown.
+///
+/// Unlike the SQLite store it keeps no cache of pending inputs: another node may write the same conversation.
+///
+/// Create one with ``withStore(_:logger:_:)``, which connects, migrates and closes; or on a ``PostgresClient`` you
+/// run yourself, with ``init(client:logger:)`` and ``migrate()``.
+public struct PostgresConversationStore: ConversationStore {
+    private let client: PostgresClient
+    private let logger: Logger
+
+    /// A store on `client`, which the caller runs (`client.run()`, or in a `ServiceGroup`) while the store is used.
+    /// Call ``migrate()`` once before the first use.
+    public init(client: PostgresClient, logger: Logger = Logger(label: "parley.postgres")) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// Brings the database's schema up to date (see the `parley_schema_migrations` table); safe when several servers
+    /// do it at once.
+    /// - Throws: ``ParleyError/Code/storeSchemaTooNew`` when a newer server migrated the database.
+    public func migrate() async throws {
+        _ = try await client.withConnection { connection in
+            try await PostgresSchema.migrate(on: connection, logger: logger)
+        }
+    }
+
+    // MARK: ConversationStore
+
+    /// The conversation for `key`, created empty when new.
+    public func conversation(for key: ConversationKey) async throws -> StoredConversation {
+        if let existing = try await existingConversation(for: key) { return existing }
+        try await query(
+            """
+            INSERT INTO parley_conversations (channel_id, user_id, state, last_sequence, updated_at)
+            VALUES (\(key.channelId), \(key.userId), '{}', 0, \(Date().timeIntervalSince1970))
+            ON CONFLICT (channel_id, user_id) DO NOTHING
+            """)
+        guard let created = try await existingConversation(for: key) else {
+            throw ParleyError(.internalError, "conversation \(key) vanished")
+        }
+        return created
+    }
+
+    private func existingConversation(for key: ConversationKey) async throws -> StoredConversation? {
+        let rows = try await query(
+            """
+            SELECT \(unescaped: ConversationRow.columns) FROM parley_conversations AS c
+            WHERE c.channel_id = \(key.channelId) AND c.user_id = \(key.userId)
+            """)
+        for try await row in rows.decode(ConversationRow.Columns.self) {
+            return ConversationRow(row).conversation(for: key)
+        }
+        return nil
+    }
+
+    /// Why a receive rolled back: the input was there already, with this sequence number.
+    private struct Duplicate: Error {
+        var sequence: Int
+    }
+
+    /// Stores a user's input as pending, unless the conversation already has its `clientMessageId`.
+    public func receive(_ input: InputFrame, for key: ConversationKey, at date: Date) async throws -> ReceivedInput {
+        let frame = input.jsonValue.jsonString()
+        let clientMessageId = input.clientMessageId
+        let stamp = date.timeIntervalSince1970
+        do {
+            let sequence = try await transaction { connection in
+                // The next sequence number, taken by the statement that locks the conversation's row until commit.
+                var numbered = try await Self.firstRow(
+                    connection.query(
+                        """
+                        UPDATE parley_conversations SET last_sequence = last_sequence + 1
+                        WHERE channel_id = \(key.channelId) AND user_id = \(key.userId) RETURNING id, last_sequence
+                        """, logger: logger))?.decode((Int64, Int).self)
+                if numbered == nil {
+                    // A new conversation; another node creating it at the same moment makes this an update.
+                    numbered = try await Self.firstRow(
+                        connection.query(
+                            """
+                            INSERT INTO parley_conversations (channel_id, user_id, state, last_sequence, updated_at)
+                            VALUES (\(key.channelId), \(key.userId), '{}', 1, \(Date().timeIntervalSince1970))
+                            ON CONFLICT (channel_id, user_id)
+                            DO UPDATE SET last_sequence = parley_conversations.last_sequence + 1
+                            RETURNING id, last_sequence
+                            """, logger: logger))?.decode((Int64, Int).self)
+                }
+                guard let (conversationId, sequence) = numbered else {
+                    throw ParleyError(.internalError, "conversation \(key) cannot be stored")
+                }
+                // With the row locked, an input with the same client message id is committed or absent: the unique
+                // index answers, and the number taken above is given back by the rollback.
+                let stored = try await Self.firstRow(
+                    connection.query(
+                        """
+                        INSERT INTO parley_messages
+                            (conversation_id, sequence, direction, frame, created_at, client_message_id, pending)
+                        VALUES (\(conversationId), \(sequence), 'user', \(frame), \(stamp), \(clientMessageId), true)
+                        ON CONFLICT (conversation_id, client_message_id) WHERE client_message_id IS NOT NULL
+                        DO NOTHING RETURNING sequence
+                        """, logger: logger))?.decode(Int.self)
+                guard stored != nil else {
+                    let first = try await Self.firstRow(
+                        connection.query(
+                            """
+                            SELECT sequence FROM parley_messages
+                            WHERE conversation_id = \(conversationId) AND client_message_id = \(clientMessageId)
+                            """, logger: logger))?.decode(Int.self)
+                    guard let first else { throw ParleyError(.internalError, "a duplicate input of \(key) vanished") }
+                    throw Duplicate(sequence: first)
+                }
+                return sequence
+            }
+            return ReceivedInput(sequence: sequence, duplicate: false)
+        } catch let duplicate as Duplicate {
+            return ReceivedInput(sequence: duplicate.sequence, duplicate: true)
+        }
+    }
+
+    /// The conversation's unanswered inputs, oldest first, with the conversation as it stood; nil for none.
+    public func pending(for key: ConversationKey) async throws -> PendingInputs? {
+        // One statement, so one snapshot: the conversation and its pending inputs as they stood together.
+        let rows = try await query(
+            """
+            SELECT \(unescaped: ConversationRow.columns), \(unescaped: MessageRow.columns)
+            FROM parley_conversations AS c
+            LEFT JOIN parley_messages AS m ON m.conversation_id = c.id AND m.pending
+            WHERE c.channel_id = \(key.channelId) AND c.user_id = \(key.userId)
+            ORDER BY m.sequence
+            """)
+        var conversation: StoredConversation?
+        var inputs: [StoredMessage] = []
+        let columns = (Int64, String, Int, Int, Double, Int?, String?, String?, Double?, Int?, Bool?).self
+        for try await row in rows.decode(columns) {
+            let (id, state, lastSequence, lastOutbound, updatedAt) = (row.0, row.1, row.2, row.3, row.4)
+            if conversation == nil {
+                conversation = ConversationRow((id, state, lastSequence, lastOutbound, updatedAt))
+                    .conversation(for: key)
+            }
+            // No message columns: a conversation without pending inputs (the left join's one row).
+            if let sequence = row.5, let direction = row.6, let frame = row.7, let createdAt = row.8,
+                let pending = row.10
+            {
+                inputs.append(try MessageRow((sequence, direction, frame, createdAt, row.9, pending)).message())
+            }
+        }
+        return conversation.map { PendingInputs(conversation: $0, inputs: inputs) }
+    }
+
+    /// The conversations with inputs the skill has not answered.
+    public func conversationsWithPendingInputs() async throws -> [ConversationKey] {
+        let rows = try await query(
+            """
+            SELECT c.channel_id, c.user_id FROM parley_conversations AS c
+            WHERE EXISTS (SELECT 1 FROM parley_messages AS m WHERE m.conversation_id = c.id AND m.pending)
+            ORDER BY c.id
+            """)
+        var keys: [ConversationKey] = []
+        for try await (channelId, userId) in rows.decode((String, String).self) {
+            keys.append(ConversationKey(channelId: channelId, userId: userId))
+        }
+        return keys
+    }
+
+    /// Stores the server's messages and the new state, and marks input `sequence` answered, in one transaction.
+    public func answer(
+        _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
+        at date: Date
+    ) async throws -> [StoredMessage] {
+        let stamp = date.timeIntervalSince1970
+        let stateText = state.jsonValue.jsonString()
+        let count = replies.count
+        return try await transaction { connection in
+            // The numbers after the replies, taken by the statement that stores the new state and locks the row.
+            guard
+                let (lastSequence, lastOutbound) = try await Self.firstRow(
+                    connection.query(
+                        """
+                        UPDATE parley_conversations SET state = \(stateText), last_sequence = last_sequence + \(count),
+                        last_outbound = last_outbound + \(count), updated_at = \(stamp)
+                        WHERE id = \(conversation.id) RETURNING last_sequence, last_outbound
+                        """, logger: logger))?.decode((Int, Int).self)
+            else { throw ParleyError(.internalError, "conversation \(conversation.key) vanished") }
+            let stored = replies.enumerated().map { offset, reply in
+                StoredMessage(
+                    sequence: lastSequence - count + 1 + offset, frame: .skill(reply), createdAt: date,
+                    outbound: lastOutbound - count + 1 + offset)
+            }
+            if !stored.isEmpty {
+                // Stored with their wire `sequence`, as sockets with Parley's extension get them.
+                let sequences = stored.map(\.sequence)
+                let frames = stored.map { $0.wireFrame.jsonString() }
+                let outbounds = stored.map { $0.outbound ?? 0 }
+                try await connection.query(
+                    """
+                    INSERT INTO parley_messages (conversation_id, sequence, direction, frame, created_at, outbound)
+                    SELECT \(conversation.id), reply.sequence, 'skill', reply.frame, \(stamp), reply.outbound
+                    FROM unnest(\(sequences)::bigint[], \(frames)::text[], \(outbounds)::bigint[])
+                        AS reply (sequence, frame, outbound)
+                    """, logger: logger)
+            }
+            if let sequence {
+                try await connection.query(
+                    """
+                    UPDATE parley_messages SET pending = false
+                    WHERE conversation_id = \(conversation.id) AND sequence = \(sequence)
+                    """, logger: logger)
+            }
+            return stored
+        }
+    }
+
+    /// The messages of a conversation after `cursor`, oldest first.
+    public func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage] {
+        let (column, after) =
+            switch cursor {
+            case .sequence(let sequence): ("m.sequence", sequence)
+            case .outbound(let outbound): ("m.outbound", outbound)
+            }
+        let rows = try await query(
+            """
+            SELECT \(unescaped: MessageRow.columns) FROM parley_messages AS m
+            JOIN parley_conversations AS c ON c.id = m.conversation_id
+            WHERE c.channel_id = \(key.channelId) AND c.user_id = \(key.userId) AND \(unescaped: column) > \(after)
+            ORDER BY m.sequence
+            """)
+        var messages: [StoredMessage] = []
+        for try await row in rows.decode(MessageRow.Columns.self) {
+            messages.append(try MessageRow(row).message())
+        }
+        return messages
+    }
+
+    // MARK: Helpers
+
+    /// Runs `query` on a connection of the pool; a failure is a ``ParleyError`` saying what the database said.
+    @discardableResult
+    private func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        do {
+            return try await client.query(query, logger: logger)
+        } catch let error as PSQLError {
+            throw Self.runtimeError(error)
+        }
+    }
+
+    /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws (its
+    /// own error is thrown, not postgres-nio's wrapper; a database error becomes a ``ParleyError``).
+    private func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await inTransaction(body)
+        } catch let error as PSQLError {
+            throw Self.runtimeError(error)
+        }
+    }
+
+    private func inTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await connection.query("BEGIN", logger: logger)
+            let value: T
+            do {
+                value = try await body(connection)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return value
+        }
+    }
+
+    /// A database error in words: postgres-nio's own description says nothing, to keep secrets out of logs; the
+    /// server's message and SQLSTATE hold none.
+    static func runtimeError(_ error: PSQLError) -> ParleyError {
+        if error.code == .server {
+            let reason = error.serverInfo?[.message] ?? "an error"
+            let state = error.serverInfo?[.sqlState] ?? "?"
+            return ParleyError(.internalError, "PostgreSQL: \(reason) (SQLSTATE \(state))", underlying: error)
+        }
+        return ParleyError(.storeUnavailable, "PostgreSQL: \(error.code)", underlying: error)
+    }
+
+    /// The first row of a result, the rest read and dropped; nil for none.
+    private static func firstRow(_ rows: PostgresRowSequence) async throws -> PostgresRow? {
+        var first: PostgresRow?
+        for try await row in rows where first == nil {
+            first = row
+        }
+        return first
+    }
+}
+
+/// A conversation's columns as read; its state is parsed after the read.
+private struct ConversationRow {
+    typealias Columns = (Int64, String, Int, Int, Double)
+    static let columns = "c.id, c.state, c.last_sequence, c.last_outbound, c.updated_at"
+
+    var columns: Columns
+
+    init(_ columns: Columns) {
+        self.columns = columns
+    }
+
+    /// The conversation; a state that cannot be decoded is reported in ``StoredConversation/unreadableState`` (the
+    /// hub says so), not thrown: the conversation's messages stay readable.
+    func conversation(for key: ConversationKey) -> StoredConversation {
+        let (id, state, lastSequence, lastOutbound, updatedAt) = columns
+        var conversation = StoredConversation(
+            id: id, key: key, lastSequence: lastSequence, lastOutbound: lastOutbound,
+            updatedAt: Date(timeIntervalSince1970: updatedAt))
+        do {
+            conversation.state = try ConversationState(json: JSONValue(parsing: state))
+        } catch {
+            conversation.unreadableState = error
+        }
+        return conversation
+    }
+}
+
+/// A message's columns as read; its frame is parsed after the read.
+private struct MessageRow {
+    typealias Columns = (Int, String, String, Double, Int?, Bool)
+    static let columns = "m.sequence, m.direction, m.frame, m.created_at, m.outbound, m.pending"
+
+    var columns: Columns
+
+    init(_ columns: Columns) {
+        self.columns = columns
+    }
+
+    func message() throws -> StoredMessage {
+        let (sequence, direction, frame, createdAt, outbound, pending) = columns
+        let json = try JSONValue(parsing: frame)
+        let typed: StoredMessage.Frame
+        if direction == StoredMessage.Direction.user.rawValue {
+            typed = .user(try InputFrame(json: json))
+        } else {
+            var message = try SkillMessage(json: json)
+            message.extra["sequence"] = nil  // the `outbound` column
+            typed = .skill(message)
+        }
+        return StoredMessage(
+            sequence: sequence, frame: typed, createdAt: Date(timeIntervalSince1970: createdAt), outbound: outbound,
+            pending: pending)
+    }
+}

@@ -1,0 +1,284 @@
+import Foundation
+import PostgresNIO
+import Testing
+
+@testable import ParleyPostgres
+@testable import ParleyServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What the PostgreSQL store does beyond the conformance suite: its migrations, its errors at start, its URL.
+@Suite("PostgreSQL store", .timeLimit(.minutes(2)))
+struct PostgresStoreTests {
+    // MARK: Migrations
+
+    @Test func twoServersMigratingOneEmptyDatabaseAtOnceBothStartAndTheSchemaIsAppliedOnce() async throws {
+        try await TestPostgres.withDatabase { database in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<2 {
+                    group.addTask { try await PostgresConversationStore.prepare(database, logger: TestPostgres.logger) }
+                }
+                try await group.waitForAll()
+            }
+            let recorded = try await TestPostgres.withConnection(to: database) { connection in
+                var recorded: [(Int, String)] = []
+                for try await row in try await connection.query(
+                    "SELECT version, name FROM parley_schema_migrations ORDER BY version", logger: TestPostgres.logger
+                ).decode((Int, String).self) {
+                    recorded.append(row)
+                }
+                return recorded
+            }
+            #expect(recorded.map(\.0) == PostgresSchema.migrations.map(\.version))
+            #expect(recorded.map(\.1) == PostgresSchema.migrations.map(\.name))
+            // A third start, on a migrated database, applies nothing and the store works.
+            let applied = try await TestPostgres.withConnection(to: database) { connection in
+                try await PostgresSchema.migrate(on: connection, logger: TestPostgres.logger)
+            }
+            #expect(applied == [])
+            try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { store in
+                let key = ConversationKey(channelId: "web", userId: "ada")
+                let received = try await store.receive(
+                    .message(UserMessage(payload: .text("hi"), userId: "ada")), for: key, at: Date())
+                #expect(received == ReceivedInput(sequence: 1, duplicate: false))
+            }
+        }
+    }
+
+    @Test func aDatabaseMigratedByANewerServerIsRefused() async throws {
+        try await TestPostgres.withDatabase { database in
+            try await PostgresConversationStore.prepare(database, logger: TestPostgres.logger)
+            let future = PostgresSchema.latestVersion + 1
+            try await TestPostgres.withConnection(to: database) { connection in
+                try await connection.query(
+                    "INSERT INTO parley_schema_migrations (version, name) VALUES (\(future), 'from the future')",
+                    logger: TestPostgres.logger)
+            }
+            let error = await #expect(throws: ParleyError.self) {
+                try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { _ in }
+            }
+            #expect(error?.code == .storeSchemaTooNew)
+            #expect(error?.message.contains("version \(future)") == true, "\(String(describing: error))")
+        }
+    }
+
+    // MARK: Stored state
+
+    @Test func anUnreadableStateIsReportedNotThrown() async throws {
+        try await TestPostgres.withDatabase { database in
+            try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { store in
+                let key = ConversationKey(channelId: "web", userId: "ada")
+                _ = try await store.receive(
+                    .message(UserMessage(payload: .text("hi"), userId: "ada")), for: key, at: Date())
+                try await TestPostgres.withConnection(to: database) { connection in
+                    try await connection.query(
+                        #"UPDATE parley_conversations SET state = '{"variables": 5}'"#, logger: TestPostgres.logger)
+                }
+                let stored = try await store.conversation(for: key)
+                #expect(stored.unreadableState?.code == .typeMismatch)
+                #expect(stored.state == ConversationState())
+                let pending = try #require(try await store.pending(for: key))
+                #expect(pending.conversation.unreadableState?.code == .typeMismatch)
+                #expect(pending.inputs.map(\.sequence) == [1], "the messages stay readable")
+                // An answer stores a readable state again.
+                let state = ConversationState(state: "start")
+                _ = try await store.answer(1, with: [], state: state, in: pending.conversation, at: Date())
+                let repaired = try await store.conversation(for: key)
+                #expect(repaired.unreadableState == nil)
+                #expect(repaired.state == state)
+            }
+        }
+    }
+
+    @Test func aReplyIsStoredWithItsWireSequence() async throws {
+        try await TestPostgres.withDatabase { database in
+            try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { store in
+                let key = ConversationKey(channelId: "web", userId: "ada")
+                let conversation = try await store.conversation(for: key)
+                let reply = SkillMessage(payload: .text("hello"), source: .bot, userId: "ada", msgId: "m1")
+                _ = try await store.answer(
+                    nil, with: [reply, reply], state: ConversationState(), in: conversation, at: Date())
+                let frames = try await TestPostgres.withConnection(to: database) { connection in
+                    var frames: [String] = []
+                    for try await frame in try await connection.query(
+                        "SELECT frame FROM parley_messages ORDER BY sequence", logger: TestPostgres.logger
+                    ).decode(String.self) {
+                        frames.append(frame)
+                    }
+                    return frames
+                }
+                let sequences = try frames.map { try JSONValue(parsing: $0)["sequence"] }
+                #expect(sequences == [1, 2])
+            }
+        }
+    }
+
+    /// The example of ``PostgresConversationStore/withStore(_:logger:_:)``'s documentation, without running the
+    /// service: the application builds on the store and recovers its pending inputs from it.
+    @Test func theDocumentedExampleBuildsAServerOnTheStore() async throws {
+        try await TestPostgres.withDatabase { database in
+            let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pg-doc-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: data) }
+            let configuration = ServerConfiguration(
+                port: 0, dataDirectory: data, channels: [ChannelConfiguration(id: "web", skill: .demo)])
+            try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { store in
+                _ = try await buildApplication(configuration: configuration, store: store)
+            }
+            #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("parley.sqlite").path))
+        }
+    }
+
+    // MARK: Errors at start
+
+    @Test func aRefusedConnectionIsACodedErrorNamingTheHost() async throws {
+        let port = try Self.closedPort()
+        let configuration = try PostgresStoreConfiguration(url: "postgres://parley:secret@127.0.0.1:\(port)/parley")
+        let started = ContinuousClock.now
+        let error = await #expect(throws: ParleyError.self) {
+            try await PostgresConversationStore.withStore(configuration, logger: TestPostgres.logger) { _ in }
+        }
+        #expect(error?.code == .storeUnavailable)
+        let message = error?.message ?? ""
+        #expect(message.contains("127.0.0.1:\(port)"), "\(message)")
+        #expect(message.lowercased().contains("refused"), "\(message)")
+        #expect(!message.contains("secret"), "\(message)")
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func aServerThatNeverAnswersIsACodedErrorWithinTheTimeout() async throws {
+        // A socket that listens and never accepts: the kernel completes the handshake, nothing ever answers.
+        let (fd, port) = try Self.silentListener()
+        defer { close(fd) }
+        var configuration = try PostgresStoreConfiguration(url: "postgres://parley@127.0.0.1:\(port)/parley")
+        configuration.connectTimeout = .milliseconds(500)
+        let started = ContinuousClock.now
+        let error = await #expect(throws: ParleyError.self) {
+            try await PostgresConversationStore.withStore(configuration, logger: TestPostgres.logger) { _ in }
+        }
+        #expect(error?.code == .storeUnavailable)
+        // Parley's deadline or postgres-nio's own connect timeout, whichever fires first: both name the host.
+        let message = error?.message ?? ""
+        #expect(message.contains("127.0.0.1:\(port)"), "\(message)")
+        #expect(message.contains("did not answer within") || message.contains("Connect timeout"), "\(message)")
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func aWrongPasswordIsACodedErrorNamingTheUser() async throws {
+        var configuration = try TestPostgres.server()
+        configuration.password = "not-the-password"
+        let error = await #expect(throws: ParleyError.self) {
+            try await PostgresConversationStore.withStore(configuration, logger: TestPostgres.logger) { _ in }
+        }
+        #expect(error?.code == .storeAccessDenied)
+        let message = error?.message ?? ""
+        #expect(message.contains("\(configuration.endpoint)"), "\(message)")
+        #expect(message.contains("password authentication failed"), "\(message)")
+        #expect(message.contains("28P01"), "\(message)")
+        #expect(!message.contains("not-the-password"), "\(message)")
+    }
+
+    @Test func anUnknownDatabaseIsACodedError() async throws {
+        var configuration = try TestPostgres.server()
+        configuration.database = "parley_no_such_database"
+        let error = await #expect(throws: ParleyError.self) {
+            try await PostgresConversationStore.withStore(configuration, logger: TestPostgres.logger) { _ in }
+        }
+        #expect(error?.code == .storeAccessDenied)
+        #expect(error?.message.contains("parley_no_such_database") == true, "\(String(describing: error))")
+    }
+
+    // MARK: The URL
+
+    @Test func aURLGivesHostPortUserPasswordAndDatabase() throws {
+        let full = try PostgresStoreConfiguration(
+            url: "postgresql://ada%40example:p%3Ass@db.example.com:6543/chat?sslmode=require", environment: [:])
+        #expect(full.host == "db.example.com")
+        #expect(full.port == 6543)
+        #expect(full.username == "ada@example")
+        #expect(full.password == "p:ss")
+        #expect(full.database == "chat")
+        #expect(full.tls == .require)
+
+        let short = try PostgresStoreConfiguration(url: "postgres://parley@localhost", environment: [:])
+        #expect((short.port, short.database, short.password, short.tls) == (5432, "parley", nil, .prefer))
+        // Without a password in the URL, PGPASSWORD; the URL's wins when it has one.
+        let fromEnvironment = try PostgresStoreConfiguration(
+            url: "postgres://parley@localhost/parley", environment: ["PGPASSWORD": "from-env"])
+        #expect(fromEnvironment.password == "from-env")
+        let fromURL = try PostgresStoreConfiguration(
+            url: "postgres://parley:from-url@localhost/parley", environment: ["PGPASSWORD": "from-env"])
+        #expect(fromURL.password == "from-url")
+    }
+
+    @Test(arguments: [
+        ("mysql://parley:secret@localhost/parley", "not a postgres:// URL"),
+        ("postgres://parley:secret@/parley", "no host"),
+        ("postgres://:secret@localhost/parley", "no user"),
+        ("postgres://parley:secret@localhost:99999/parley", "port"),
+        ("postgres://parley:secret@localhost/a/b", "not a database name"),
+        ("postgres://parley:secret@localhost/parley?sslmode=sometimes", "sslmode"),
+        ("postgres://parley:secret@localhost/parley?pool=3", "\"pool\""),
+        ("not a url at all", "postgres://"),
+    ])
+    func aBadURLIsACodedErrorWithoutThePassword(url: String, reason: String) {
+        let error = #expect(throws: ParleyError.self) {
+            try PostgresStoreConfiguration(url: url, environment: [:])
+        }
+        #expect(error?.code == .storeInvalidURL)
+        #expect(error?.message.contains(reason) == true, "\(String(describing: error))")
+        #expect(error?.message.contains("secret") == false, "\(String(describing: error))")
+    }
+
+    @Test func theConfigurationFileMayNameTheDatabase() throws {
+        let file = try ServerConfigurationFile(
+            decoding: #"{"channels": [{"id": "web"}], "database": "postgres://parley@db/parley"}"#)
+        #expect(file.database == "postgres://parley@db/parley")
+        #expect(try ServerConfigurationFile(json: file.jsonValue).database == file.database)
+        #expect(try ServerConfigurationFile(decoding: #"{"channels": []}"#).database == nil)
+    }
+
+    // MARK: Sockets
+
+    /// A loopback port nothing listens on (bound, then closed).
+    static func closedPort() throws -> Int {
+        let (fd, port) = try bound(listening: false)
+        close(fd)
+        return port
+    }
+
+    /// A loopback socket that listens and never accepts, and its port.
+    static func silentListener() throws -> (Int32, Int) {
+        try bound(listening: true)
+    }
+
+    private static func bound(listening: Bool) throws -> (Int32, Int) {
+        #if os(Linux)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let result = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && (!listening || listen(fd, 8) == 0)
+                    && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard result else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
