@@ -115,7 +115,7 @@ extension PostgresConversationStore {
     struct DeadlineExceeded: Error {}
 
     /// `body`'s result, or ``DeadlineExceeded`` once `timeout` has passed (`body` is then cancelled).
-    private static func withDeadline<T: Sendable>(
+    static func withDeadline<T: Sendable>(
         _ timeout: Duration, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         try await withThrowingTaskGroup(of: T.self) { group in

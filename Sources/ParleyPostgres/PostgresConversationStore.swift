@@ -43,6 +43,23 @@ public struct PostgresConversationStore: ConversationStore {
 
     // MARK: ConversationStore
 
+    /// Ready when the database answers `SELECT 1` within two seconds (a connection of the pool, opened again if the
+    /// database came back).
+    /// - Throws: ``ParleyError/Code/storeUnavailable`` naming the cause.
+    public func checkReadiness() async throws {
+        do {
+            try await Self.withDeadline(.seconds(2)) { [client, logger] in
+                _ = try await client.query("SELECT 1", logger: logger).collect()
+            }
+        } catch is DeadlineExceeded {
+            throw ParleyError(.storeUnavailable, "the database did not answer within 2 seconds")
+        } catch let error as PSQLError {
+            throw ParleyError(.storeUnavailable, Self.runtimeError(error).message, underlying: error)
+        } catch {
+            throw ParleyError(.storeUnavailable, "the database cannot be reached: \(error)", underlying: error)
+        }
+    }
+
     /// The conversation for `key`, created empty when new.
     public func conversation(for key: ConversationKey) async throws -> StoredConversation {
         if let existing = try await existingConversation(for: key) { return existing }

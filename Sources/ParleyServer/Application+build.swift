@@ -52,6 +52,7 @@ public func buildApplication(
 
     let router = Router(context: ChatRequestContext.self)
     router.get("/health") { _, _ in "ok" }
+    HealthRoutes(store: store).register(on: router)
     AttachmentRoutes(configuration: configuration, signIns: signIns, sessions: sessions).register(on: router)
     SessionRoutes(configuration: configuration, sessions: sessions).register(on: router)
     for extra in routes {

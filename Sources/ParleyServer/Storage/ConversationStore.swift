@@ -213,4 +213,12 @@ public protocol ConversationStore: Sendable {
     ) async throws -> [StoredMessage]
     /// The messages of a conversation after `cursor`, oldest first.
     func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage]
+    /// Returns when the store can serve requests now and throws when it cannot (its database unreachable), for the
+    /// server's `/health/ready`. The default returns: a file or memory the process holds does not go away.
+    func checkReadiness() async throws
+}
+
+extension ConversationStore {
+    /// Ready: a store in the server's own file or memory is there as long as the process is.
+    public func checkReadiness() async throws {}
 }

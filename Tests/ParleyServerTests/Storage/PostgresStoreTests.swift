@@ -16,6 +16,26 @@ import Testing
 /// What the PostgreSQL store does beyond the conformance suite: its migrations, its errors at start, its URL.
 @Suite("PostgreSQL store", .timeLimit(.minutes(2)))
 struct PostgresStoreTests {
+    // MARK: Readiness
+
+    /// Ready while the database answers; unready (coded) once it is gone; ready again, by itself, when it is back.
+    @Test func readinessFollowsTheDatabase() async throws {
+        let server = try TestPostgres.server()
+        let name = "parley_test_ready_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+        try await TestPostgres.administer(server, "CREATE DATABASE \(name)")
+        defer { Task { try? await TestPostgres.administer(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") } }
+        var database = server
+        database.database = name
+        try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { store in
+            try await store.checkReadiness()
+            try await TestPostgres.administer(server, "DROP DATABASE \(name) WITH (FORCE)")
+            let error = await #expect(throws: ParleyError.self) { try await store.checkReadiness() }
+            #expect(error?.code == .storeUnavailable, "\(String(describing: error))")
+            try await TestPostgres.administer(server, "CREATE DATABASE \(name)")
+            try await store.checkReadiness()
+        }
+    }
+
     // MARK: Migrations
 
     @Test func twoServersMigratingOneEmptyDatabaseAtOnceBothStartAndTheSchemaIsAppliedOnce() async throws {
