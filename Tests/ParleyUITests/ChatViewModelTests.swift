@@ -27,6 +27,8 @@ struct ChatViewModelTests {
             client: client, configuration: configuration, platform: platform, clock: displayClock)
         await model.start()
         try await client.initialize()
+        // The model hears of the connection through the client's events, a moment after `initialize()` returns.
+        await waitUntil("connected") { model.status == .connected }
         return model
     }
 
