@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ParleyGenesys", targets: ["ParleyGenesys"]),
         .library(name: "ParleyGMSSimulator", targets: ["ParleyGMSSimulator"]),
         .library(name: "ParleyWebBridge", targets: ["ParleyWebBridge"]),
+        .library(name: "ParleyUI", targets: ["ParleyUI"]),
         // Test kits, one per side, for an app's test targets; nothing else in this list depends on them.
         .library(name: "ParleyClientTesting", targets: ["ParleyClientTesting"]),
         .library(name: "ParleyServerTesting", targets: ["ParleyServerTesting"]),
@@ -121,6 +122,11 @@ let package = Package(
             name: "ParleyVoiceFlow",
             dependencies: ["ParleyCore", "ParleySpeech", .product(name: "Logging", package: "swift-log")]
         ),
+        // The presentation model of a chat screen (issue 22): rows, timestamps, strings, theme, intents, links. No UI
+        // framework, only Observation, so it is tested on Linux; the strings are `.strings` files copied as they are
+        // and read by ParleyUI itself (see docs/ui.md, "Strings").
+        .target(
+            name: "ParleyUI", dependencies: ["ParleyCore", "ParleyClient"], resources: [.copy("Resources/Strings")]),
         // The JavaScript bridge between an app and a chat page in a web view (issue 7).
         .target(name: "ParleyWebBridge", dependencies: ["ParleyCore"]),
         // Test kit for an app's client side: in-memory transport, fault-injecting proxy, scripted agent (issues 4, 5).
@@ -240,6 +246,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "ParleySpeechTests", dependencies: ["ParleySpeech"]),
+        .testTarget(name: "ParleyUITests", dependencies: ["ParleyUI", "ParleyServerTesting"]),
         .testTarget(
             name: "ParleyWebBridgeTests",
             dependencies: ["ParleyWebBridge", "ParleyServerTesting"],

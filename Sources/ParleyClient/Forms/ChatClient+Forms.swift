@@ -32,8 +32,9 @@ extension ChatClient {
     }
 
     /// Whether an action of a message may still be used, by `disablePastActions`: with `all` (the default) no
-    /// action of a message the user has answered (sent something after) is; with `postback` only its postback
-    /// actions are disabled; with `none` every action stays usable. Actions of the latest messages always are.
+    /// action of a message the user has answered (sent something after, ``ChatMessage/answersEarlierMessages``) is;
+    /// with `postback` only its postback actions are disabled; with `none` every action stays usable. Actions of the
+    /// latest messages always are.
     public func isActionEnabled(_ action: Action, in message: ChatMessage) -> Bool {
         Self.isActionEnabled(action, in: message, of: transcript.messages, policy: configuration.disablePastActions)
     }
@@ -43,7 +44,7 @@ extension ChatClient {
     ) -> Bool {
         guard policy != .none else { return true }
         guard let index = messages.lastIndex(where: { $0.id == message.id }) else { return true }
-        let answered = messages[(index + 1)...].contains { $0.sender == .user }
+        let answered = messages[(index + 1)...].contains { $0.answersEarlierMessages }
         guard answered else { return true }
         if policy == .postback, action.type != .postback { return true }
         return false

@@ -57,6 +57,15 @@ public struct ChatMessage: Sendable, Hashable, Identifiable, JSONConvertible {
         }
     }
 
+    /// Whether this message answers the messages before it, for `disablePastActions`: any message the user sent,
+    /// except an auto-submitted form field (a `formSubmission` with `partialSubmitField`), after which the skill's
+    /// form, often replaced in place, is still being filled in.
+    public var answersEarlierMessages: Bool {
+        guard sender == .user else { return false }
+        if case .formSubmission(let submission) = payload.content, submission.partialSubmitField != nil { return false }
+        return true
+    }
+
     /// What it says.
     public var payload: MessagePayload {
         get {

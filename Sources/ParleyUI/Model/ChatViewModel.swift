@@ -1,0 +1,389 @@
+import Foundation
+public import Observation
+
+/// What a chat screen shows, and what the user can do on it: the presentation model of a ``ChatClient``.
+///
+/// The model follows the client's events and turns them into ``rows`` (message bubbles, cards, forms, attachments,
+/// day headers, the typing indicator), the ``header``, the ``connectionBanner``, the ``languageMenu`` and the
+/// ``composer``, obeying the feature flags of the client's configuration (Oracle's `BotsConfiguration`) and the
+/// visual ones of its own ``Configuration``. A view only draws these and calls the intents (``send(text:)``,
+/// ``perform(_:in:)``, ``submitForm(_:postback:)``…); every intent calls the client.
+///
+/// ```swift
+/// let model = ChatViewModel(client: client)
+/// await model.start()                       // follows the client from now on
+/// await model.send(text: "Order pizza")
+/// for row in model.rows { print(row.id) }
+/// ```
+///
+/// It is `@MainActor`: it is presentation state, read by views on the main thread, and `@Observable`, so SwiftUI
+/// redraws what reads a property that changed (UIKit code observes it with `withObservationTracking`). It needs no
+/// UI framework and is tested on Linux.
+@MainActor
+@Observable
+public final class ChatViewModel {
+    /// The client the screen shows.
+    public let client: ChatClient
+    /// The visual settings; a change redraws everything.
+    public var configuration: Configuration {
+        didSet { rebuild() }
+    }
+    /// What the platform does for the model (open a URL, find the location, share).
+    @ObservationIgnored public var platform: PlatformActions
+
+    /// The message list, top to bottom.
+    public private(set) var rows: [ChatRow] = []
+    /// The app bar.
+    public private(set) var header: Header
+    /// The connection status to show (`showConnectionStatus`); `nil` when the flag is off.
+    public private(set) var connectionBanner: ConnectionBanner?
+    /// The client's connection status, whatever `showConnectionStatus` says.
+    public private(set) var status: ConnectionStatus = .disconnected
+    /// The language menu (`multiLangChat` with two languages or more); `nil` without one.
+    public private(set) var languageMenu: LanguageMenu?
+    /// The composer.
+    public private(set) var composer: Composer
+    /// What the user is typing; ``updateDraft(_:)`` changes it and tells a live agent.
+    public private(set) var draft = ""
+    /// The confirmation to show before ending the conversation (``requestEndConversation()``); `nil` when none.
+    public private(set) var endConversationPrompt: EndConversationPrompt?
+    /// Whether the conversation ended (the user ended it, or the server closed the session); the next message the
+    /// user sends starts a new one.
+    public private(set) var conversationEnded = false
+    /// An alert to show; ``dismissAlert()`` removes it.
+    public private(set) var alert: ChatAlert?
+    /// A page to show in the chat's web view (``LinkHandler/webView``, a `webview` action); ``closeWebView()``.
+    public private(set) var webView: WebViewPresentation?
+    /// A message to show in a dialog (a `popup` action); ``dismissPopup()``.
+    public private(set) var popup: MessagePayload?
+    /// What the user entered in each edit form, by row id.
+    public private(set) var formDrafts: [String: FormDraft] = [:]
+    /// What is wrong in each edit form, by row id, then field id (shown by the field).
+    public private(set) var formProblems: [String: [String: String]] = [:]
+    /// The texts in the screen's language.
+    public private(set) var strings = Strings()
+
+    // Mirrors of the client's state.
+    private(set) var messages: [ChatMessage] = []
+    private(set) var clientConfiguration: ChatClient.Configuration
+    private var typing: TypingIndicator?
+    private var agentDetails: AgentSession?
+    private(set) var chatLanguage: String?
+    /// Failed messages sent again: their rows are hidden.
+    private var retriedMessageIds: Set<String> = []
+    var uploads: [PendingUpload] = []
+    var uploadCounter = 0
+
+    @ObservationIgnored private let clock: DisplayClock
+    @ObservationIgnored private var eventTask: Task<Void, Never>?
+    @ObservationIgnored private var refreshTask: Task<Void, Never>?
+
+    /// A model of `client`'s screen. It shows nothing until ``start()``.
+    /// - Parameters:
+    ///   - client: The chat client.
+    ///   - configuration: The visual settings.
+    ///   - platform: What the platform does for the model.
+    ///   - clock: Where relative timestamps read the time and wait for their next change (inject one built on a
+    ///     ``VirtualClock`` to test them).
+    public init(
+        client: ChatClient, configuration: Configuration = Configuration(),
+        platform: PlatformActions = PlatformActions(),
+        clock: DisplayClock = .system
+    ) {
+        self.client = client
+        self.configuration = configuration
+        self.platform = platform
+        self.clock = clock
+        clientConfiguration = ChatClient.Configuration(url: URL(fileURLWithPath: "/"), channelId: "")
+        header = Header(
+            title: "", titleAccessibilityLabel: "", showsClearButton: false, clearButtonAccessibilityLabel: "",
+            showsEndConversationButton: false, endConversationButtonLabel: "")
+        composer = Composer(
+            placeholder: "", sendAccessibilityLabel: "", showsAttachButton: false, attachAccessibilityLabel: "",
+            shareMenu: [], showsMicrophone: false, microphoneAccessibilityLabel: "")
+        rebuild()
+    }
+
+    /// Reads the client's state (configuration, transcript, status, typing, agent, language) and follows its
+    /// events from then on. Calling it again does nothing. Call it before or after ``ChatClient/initialize()``.
+    public func start() async {
+        guard eventTask == nil else { return }
+        let events = await client.events()
+        eventTask = Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                await self.handle(event)
+            }
+        }
+        await reload()
+    }
+
+    /// Stops following the client (the rows stay as they are).
+    public func stop() {
+        eventTask?.cancel()
+        eventTask = nil
+        refreshTask?.cancel()
+        refreshTask = nil
+    }
+
+    /// Reads everything from the client again and redraws.
+    func reload() async {
+        clientConfiguration = await client.configuration
+        status = await client.status
+        typing = await client.typingIndicator
+        agentDetails = await client.getAgentDetails()
+        chatLanguage = await client.chatLanguage
+        messages = await client.messages()
+        rebuild()
+    }
+
+    private func handle(_ event: ChatEvent) async {
+        switch event {
+        case .statusChanged(let newStatus):
+            status = newStatus
+        case .messageSent:
+            conversationEnded = false
+            messages = await client.messages()
+        case .messageReceived, .messageUpdated, .deliveryChanged:
+            messages = await client.messages()
+        case .transcriptCleared:
+            messages = await client.messages()
+            formDrafts = [:]
+            formProblems = [:]
+            retriedMessageIds = []
+        case .typingChanged(let indicator):
+            typing = indicator
+        case .agentChanged:
+            agentDetails = await client.getAgentDetails()
+        case .languageChanged(let language):
+            chatLanguage = language
+        case .chatEnded:
+            conversationEnded = true
+            endConversationPrompt = nil
+        case .initialized, .destroyed:
+            await reload()
+            return
+        case .attachmentUploaded, .error:
+            return
+        }
+        rebuild()
+    }
+
+    // MARK: Drawing
+
+    /// The language of the texts: the chosen chat language, else the configured locale, else the device's.
+    var effectiveLocale: String {
+        chatLanguage ?? configuration.locale ?? Locale.current.identifier
+    }
+
+    /// The row builder for the current state.
+    var rowBuilder: RowBuilder {
+        RowBuilder(
+            strings: strings, enableTimestamp: clientConfiguration.enableTimestamp,
+            timestampMode: clientConfiguration.timestampMode, timestampFormat: clientConfiguration.timestampFormat,
+            dayHeaderFormat: configuration.dayHeaderFormat, timeZone: configuration.timeZone,
+            disablePastActions: clientConfiguration.disablePastActions, actionsLayout: configuration.actionsLayout,
+            botAvatar: clientConfiguration.botAvatar, agentAvatar: clientConfiguration.agentAvatar,
+            personAvatar: clientConfiguration.personAvatar, agentDetails: agentDetails, now: clock.now(),
+            hiddenMessageIds: retriedMessageIds)
+    }
+
+    /// Recomputes everything shown from the mirrors, and plans the next change of a relative timestamp.
+    func rebuild() {
+        let flags = clientConfiguration
+        strings = Strings(locale: effectiveLocale, overrides: configuration.strings)
+        let builder = rowBuilder
+        var rows = builder.rows(for: messages)
+        rows.append(contentsOf: uploads.map(\.row))
+        if flags.showTypingStatus, let typing { rows.append(.typing(typingRow(typing))) }
+        self.rows = rows
+        prepareFormDrafts()
+        header = Header(
+            title: flags.title ?? strings[.chatTitle],
+            titleAccessibilityLabel: "\(strings[.accessLabelChatTitle]) \(flags.title ?? strings[.chatTitle])",
+            showsClearButton: flags.enableClearMessage, clearButtonAccessibilityLabel: strings[.accessLabelButtonClear],
+            showsEndConversationButton: flags.enableEndConversation,
+            endConversationButtonLabel: strings[.endConversationTitle])
+        connectionBanner = flags.showConnectionStatus ? banner(for: status) : nil
+        languageMenu = makeLanguageMenu(flags.multiLangChat)
+        composer = Composer(
+            placeholder: strings[.writeAMessage], sendAccessibilityLabel: strings[.accessLabelButtonSend],
+            showsAttachButton: flags.enableAttachment, attachAccessibilityLabel: strings[.accessLabelButtonAttach],
+            shareMenu: flags.enableAttachment ? shareMenu(flags.shareMenuConfiguration) : [], showsMicrophone: false,
+            microphoneAccessibilityLabel: strings[.accessLabelButtonSpeak])
+        if let prompt = endConversationPrompt, prompt.title != strings[.endConversationTitle] {
+            endConversationPrompt = makeEndConversationPrompt()
+        }
+        scheduleRefresh(after: builder.timeUntilNextChange(for: messages))
+    }
+
+    /// Redraws when the latest relative timestamp changes (the only thing that changes with time alone).
+    private func scheduleRefresh(after wait: Duration?) {
+        refreshTask?.cancel()
+        refreshTask = nil
+        guard let wait else { return }
+        let sleep = clock.sleep
+        refreshTask = Task { [weak self] in
+            do {
+                try await sleep(wait)
+            } catch {
+                return
+            }
+            guard !Task.isCancelled else { return }
+            self?.rebuild()
+        }
+    }
+
+    private func typingRow(_ typing: TypingIndicator) -> TypingRow {
+        switch typing {
+        case .skill:
+            return TypingRow(
+                sender: .skill, text: strings[.typingStatus], name: nil,
+                avatar: clientConfiguration.botAvatar.map(Avatar.image))
+        case .agent(let details):
+            let avatar = (details?.avatarImage ?? clientConfiguration.agentAvatar).map(Avatar.image)
+            return TypingRow(sender: .agent, text: strings[.typingStatus], name: details?.name, avatar: avatar)
+        }
+    }
+
+    private func banner(for status: ConnectionStatus) -> ConnectionBanner {
+        let text: String =
+            switch status {
+            case .connected: strings[.connected]
+            case .connecting: strings[.connecting]
+            case .disconnected: strings[.disconnected]
+            }
+        return ConnectionBanner(
+            status: status, text: text, accessibilityLabel: "\(strings[.accessLabelChatStatus]) \(text)")
+    }
+
+    private func makeLanguageMenu(_ languages: MultiLangChat?) -> LanguageMenu? {
+        guard let supported = languages?.supportedLanguages, supported.count >= 2 else { return nil }
+        let names = Locale(identifier: strings.locale)
+        var items = [LanguageMenu.Item(tag: nil, label: strings[.detectLanguage], isSelected: chatLanguage == nil)]
+        for language in supported {
+            let name = names.localizedString(forIdentifier: language.lang).map { name in
+                name.prefix(1).uppercased() + name.dropFirst()
+            }
+            items.append(
+                LanguageMenu.Item(
+                    tag: language.lang, label: language.label ?? name ?? language.lang,
+                    isSelected: chatLanguage == language.lang))
+        }
+        return LanguageMenu(label: strings[.languageMenu], items: items, selected: chatLanguage)
+    }
+
+    private func shareMenu(_ configuration: ShareMenuConfiguration) -> [ShareMenuEntry] {
+        let media = ["image/*", "video/*"]
+        var builtIn = configuration.items
+        if builtIn.isEmpty, configuration.customItems.isEmpty {
+            builtIn = [.photoAndVideoLibrary, .files, .camera, .location]
+        }
+        var entries: [ShareMenuEntry] = builtIn.map { item in
+            let (label, types): (String, [String]) =
+                switch item {
+                case .photoAndVideoLibrary: (strings[.photo], media)
+                case .files: (strings[.files], [])
+                case .camera: (strings[.camera], media)
+                case .location: (strings[.shareLocation], [])
+                default: (item.rawValue, [])
+                }
+            return ShareMenuEntry(
+                kind: .builtIn(item), label: label, icon: nil, types: types, maxSize: ShareMenuConfiguration.maximumSize
+            )
+        }
+        for (index, item) in configuration.customItems.enumerated() {
+            entries.append(
+                ShareMenuEntry(
+                    kind: .custom(index: index), label: item.label ?? strings[.files], icon: item.icon,
+                    types: item.types,
+                    maxSize: min(item.maxSizeKiB.map { $0 * 1024 } ?? Int.max, ShareMenuConfiguration.maximumSize)))
+        }
+        return entries
+    }
+
+    func makeEndConversationPrompt() -> EndConversationPrompt {
+        EndConversationPrompt(
+            title: strings[.endConversationTitle], message: strings[.endConversationMessage],
+            confirmLabel: strings[.endConversationConfirm], cancelLabel: strings[.endConversationCancel])
+    }
+
+    /// Makes a draft for every edit form that has none, or whose form changed (a `replaceMessage`).
+    private func prepareFormDrafts() {
+        var drafts: [String: FormDraft] = [:]
+        for row in rows {
+            guard case .message(let message) = row, case .editForm(let content) = message.content else { continue }
+            let fresh = FormDraft(content.form)
+            if let existing = formDrafts[message.id], existing.fields == fresh.fields {
+                drafts[message.id] = existing
+            } else {
+                drafts[message.id] = fresh
+                formProblems[message.id] = nil
+            }
+        }
+        if drafts != formDrafts { formDrafts = drafts }
+    }
+
+    // MARK: For the intents
+
+    func setFormDraft(_ draft: FormDraft, for rowId: String) {
+        formDrafts[rowId] = draft
+    }
+
+    func setFormProblems(_ problems: [String: String]?, for rowId: String) {
+        formProblems[rowId] = problems
+    }
+
+    func setDraft(_ text: String) {
+        draft = text
+    }
+
+    func setEndConversationPrompt(_ prompt: EndConversationPrompt?) {
+        endConversationPrompt = prompt
+    }
+
+    func setWebView(_ presentation: WebViewPresentation?) {
+        webView = presentation
+    }
+
+    func setPopup(_ payload: MessagePayload?) {
+        popup = payload
+    }
+
+    func hideRetried(_ id: String) {
+        retriedMessageIds.insert(id)
+    }
+
+    func setClientConfiguration(_ configuration: ChatClient.Configuration) {
+        clientConfiguration = configuration
+        rebuild()
+    }
+
+    func setAgentDetailsMirror(_ details: AgentSession?) {
+        agentDetails = details
+        rebuild()
+    }
+
+    /// Shows `error` as an alert, with a text in the screen's language where there is one, and returns it as the
+    /// intent's outcome.
+    @discardableResult
+    func fail(_ error: ParleyError, message: String? = nil) -> IntentOutcome {
+        let message: String =
+            if let message { message } else {
+                switch error.code {
+                case .attachmentTypeNotAllowed: strings[.fileNotSupported]
+                case .attachmentTooLarge: strings[.fileSizeWarning]
+                case .speechUnavailable: strings[.speechUnavailable]
+                default: error.message
+                }
+            }
+        let title =
+            [.attachmentTypeNotAllowed, .attachmentTooLarge].contains(error.code) ? strings[.alert] : strings[.error]
+        alert = ChatAlert(title: title, message: message, dismissLabel: strings[.ok], error: error)
+        return .failed(error)
+    }
+
+    func clearAlert() {
+        alert = nil
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import ParleyServerTesting
+import ParleyUI
+import Testing
+
+/// Uploads, failed messages sent again, the share menu, and a live agent's rows, against the real server.
+@Suite("ChatViewModel attachments, retries and agents", .serialized, .timeLimit(.minutes(1)))
+@MainActor
+struct AttachmentsAgentsAndRetryTests {
+    static let echo = ChannelConfiguration(id: "echo", skill: .echo)
+    static let demo = ChannelConfiguration(id: "demo", skill: .demo)
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 64))
+
+    static func model(
+        url: URL, channel: String = "echo", user: String = "ada",
+        _ change: (inout ChatClient.Configuration) -> Void = { _ in }
+    ) async -> ChatViewModel {
+        var flags = ChatClient.Configuration(url: url, channelId: channel, userId: user)
+        change(&flags)
+        let model = ChatViewModel(
+            client: ChatClient(configuration: flags), configuration: ChatViewModel.Configuration(locale: "en"))
+        await model.start()
+        return model
+    }
+
+    @Test func aFileUploadsAndBecomesAnAttachmentRow() async throws {
+        try await InProcessServer.run(channels: [Self.echo]) { server in
+            let model = await Self.model(url: server.url)
+            try await model.client.initialize()
+            #expect(model.composer.showsAttachButton)
+            #expect(model.composer.shareMenu.map(\.label) == ["Photo & Video Library", "Files", "Camera", "Location"])
+            #expect(model.composer.shareMenu.first?.types == ["image/*", "video/*"])
+
+            #expect(await model.attach(Self.png, fileName: "pixel.png", mimeType: "image/png") == .done)
+            #expect(model.uploadRows.isEmpty, "the upload row goes when the message is sent")
+            await waitUntil("the attachment row") { model.texts.contains("attachment: pixel.png") }
+            let row = try #require(model.messageRows.first)
+            #expect(row.sender == .user)
+            guard case .attachment(let attachment) = row.content else {
+                Issue.record("not an attachment")
+                return
+            }
+            #expect(attachment.type == .image)
+            #expect(attachment.url.hasPrefix(server.url.absoluteString))
+            #expect(attachment.url.hasSuffix("/pixel.png"))
+            #expect(row.accessibilityLabel == "User, image attacment pixel.png")
+        }
+    }
+
+    @Test func aRefusedFileIsAnAlertAndTheShareMenuFollowsTheConfiguration() async throws {
+        try await InProcessServer.run(channels: [Self.echo]) { server in
+            let model = await Self.model(url: server.url) {
+                $0.shareMenuConfiguration = ShareMenuConfiguration(
+                    items: [.photoAndVideoLibrary],
+                    customItems: [ShareMenuCustomItem(types: ["text/plain"], label: "Notes", maxSizeKiB: 1)])
+            }
+            try await model.client.initialize()
+            #expect(model.composer.shareMenu.map(\.label) == ["Photo & Video Library", "Notes"])
+            #expect(model.composer.shareMenu.last?.maxSize == 1024)
+            #expect(model.composer.shareMenu.last?.types == ["text/plain"])
+
+            let refused = await model.attach(Data("%PDF".utf8), fileName: "menu.pdf", mimeType: "application/pdf")
+            #expect(refused.failureCode == .attachmentTypeNotAllowed)
+            #expect(model.alert?.title == "Alert")
+            #expect(model.alert?.message == "File type not supported")
+            #expect(model.uploadRows.isEmpty)
+            let large = await model.attach(Data(count: 2048), fileName: "long.txt", mimeType: "text/plain")
+            #expect(large.failureCode == .attachmentTooLarge)
+            #expect(model.alert?.message == "You can only attach files of size upto 25MB")
+
+            let off = await Self.model(url: server.url, user: "bo") { $0.enableAttachment = false }
+            try await off.client.initialize()
+            #expect(off.composer.showsAttachButton == false)
+            #expect(off.composer.shareMenu.isEmpty)
+        }
+    }
+
+    @Test func aFailedUploadIsRetriedWhenTheServerIsBack() async throws {
+        let port = try freePort()
+        let url = URL.loopback(port: port)
+        let model = await Self.model(url: url) { $0.reconnect = .never }
+        _ = try? await model.client.initialize()  // nothing listens yet: initialized, not connected
+        let failed = await model.attach(Self.png, fileName: "pixel.png", mimeType: "image/png")
+        #expect(failed.failureCode == .uploadFailed)
+        let upload = try #require(model.uploadRows.first)
+        #expect(upload.canRetry)
+        #expect(upload.statusText == "Upload failed")
+        #expect(upload.size == Self.png.count)
+        #expect(model.alert == nil, "a failed upload shows in its row")
+
+        try await InProcessServer.run(channels: [Self.echo], configure: { $0.port = port }) { _ in
+            #expect(await model.retry(upload.id) == .done)
+            #expect(model.uploadRows.isEmpty)
+            await waitUntil("the attachment row") { model.texts == ["attachment: pixel.png"] }
+            await model.client.destroy()
+        }
+    }
+
+    @Test func aMessageTheServerRefusesIsSentAgainOnRetry() async throws {
+        try await InProcessServer.run(channels: [Self.echo], configure: { $0.maxFrameSize = 2048 }) { server in
+            let model = await Self.model(url: server.url)
+            try await model.client.initialize()
+            let long = String(repeating: "pizza ", count: 500)
+            #expect(await model.send(text: long) == .done)
+            await waitUntil("the failure") { model.messageRows.first?.delivery == .failed }
+            let failed = try #require(model.messageRows.first)
+            #expect(failed.canRetry)
+            #expect(failed.deliveryText == "Not delivered")
+
+            #expect(await model.retry(failed.id) == .done)
+            await waitUntil("the second failure") {
+                model.messageRows.count == 1 && model.messageRows[0].id != failed.id
+                    && model.messageRows[0].delivery == .failed
+            }
+            #expect(model.messageRows[0].content == failed.content, "the same text, sent again")
+            #expect(await model.client.messages().count == 2, "the transcript keeps both; the screen shows one")
+            #expect(await model.retry("nothing").failureCode == .nothingToRetry)
+            #expect(await model.send(text: "short") == .done)
+            await waitUntil("the echo") { model.texts.last == "short" && model.messageRows.count == 3 }
+        }
+    }
+
+    @Test func aLiveAgentsRowsAndTyping() async throws {
+        try await InProcessServer.run(channels: [Self.demo], configure: { $0.agentKey = "agents-only" }) { server in
+            let model = await Self.model(url: server.url, channel: "demo", user: "uma") {
+                $0.botAvatar = "bot.png"
+                $0.initUserHiddenMessage = "Hello"
+            }
+            try await model.client.initialize()
+            let agent = try await ScriptedAgent.connect(
+                to: server.url, key: "agents-only",
+                agent: AgentSession(name: "Ava", avatarImage: "https://x/ava.png", nameTextColor: "#336699"))
+            _ = try await agent.next("welcome")
+            await waitUntil("the question") { model.messageRows.count == 2 }
+            #expect(await model.send(text: "I want to talk to an agent") == .done)
+            _ = try await agent.next("queue")
+            _ = try await agent.next("queue")
+            await agent.join(channelId: "demo", userId: "uma")
+            _ = try await agent.next("joined")
+
+            await agent.typing(.responding, channelId: "demo", userId: "uma")
+            await waitUntil("the agent typing") { model.typingRow?.sender == .agent }
+            #expect(model.typingRow?.name == "Ava")
+            #expect(model.typingRow?.avatar == .image("https://x/ava.png"))
+            await agent.say(.text("Hi, I'm Ava."), channelId: "demo", userId: "uma")
+            await agent.say(.text("How can I help?"), channelId: "demo", userId: "uma")
+            await waitUntil("the agent's messages") { model.texts.last == "How can I help?" }
+            #expect(model.typingRow == nil)
+            let rows = model.messageRows.suffix(2)
+            #expect(rows.map(\.sender) == [.agent, .agent])
+            #expect(rows.map(\.groupPosition) == [.first, .last])
+            #expect(rows.first?.senderName == "Ava")
+            #expect(rows.first?.senderNameColor?.hex == "#336699")
+            #expect(rows.first?.avatar == .image("https://x/ava.png"))
+            #expect(model.messageRows.first?.avatar == .image("bot.png"))
+
+            await model.setAgentDetails(AgentSession(name: "Bob"))
+            #expect(model.messageRows.suffix(2).first?.senderName == "Bob")
+            await model.setPersonAvatar("me.png")
+            #expect(model.messageRows.first { $0.sender == .user }?.avatar == .image("me.png"))
+            await agent.close()
+            await model.client.destroy()
+        }
+    }
+}
+
+/// A port that is free now, for a server that starts later on it.
+func freePort() throws -> Int {
+    #if os(Linux)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    try withUnsafeMutablePointer(to: &address) { pointer in
+        try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+            guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else {
+                throw POSIXError(.EADDRINUSE)
+            }
+        }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
