@@ -159,7 +159,10 @@ struct StorageAndSkillTests {
                 _ = try await socket.receiveTurn()
             }
         }
-        let database = try DatabaseQueue(path: file.path)
+        // The stopped server's background checkpoint may still hold the file for a moment: wait for it, not fail.
+        var waiting = Configuration()
+        waiting.busyMode = .timeout(10)
+        let database = try DatabaseQueue(path: file.path, configuration: waiting)
         try await database.write { db in
             try db.execute(sql: #"UPDATE conversation SET state = '{"variables": 5}'"#)
         }

@@ -36,6 +36,9 @@ public struct SQLiteConversationStore: ConversationStore {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
+        // Another connection to the file (the checkpoint thread, or a store of a server just stopped in the same
+        // process) may hold a lock for a moment: wait for it rather than fail with "database is locked".
+        configuration.busyMode = .timeout(5)
         database = try DatabasePool(path: url.path, configuration: configuration)
         try Self.migrator.migrate(database)
         try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 10000") }
