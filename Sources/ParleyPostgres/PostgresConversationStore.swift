@@ -333,19 +333,11 @@ private struct ConversationRow {
         self.columns = columns
     }
 
-    /// The conversation; a state that cannot be decoded is reported in ``StoredConversation/unreadableState`` (the
-    /// hub says so), not thrown: the conversation's messages stay readable.
     func conversation(for key: ConversationKey) -> StoredConversation {
         let (id, state, lastSequence, lastOutbound, updatedAt) = columns
-        var conversation = StoredConversation(
-            id: id, key: key, lastSequence: lastSequence, lastOutbound: lastOutbound,
+        return StoredConversation(
+            id: id, key: key, storedState: state, lastSequence: lastSequence, lastOutbound: lastOutbound,
             updatedAt: Date(timeIntervalSince1970: updatedAt))
-        do {
-            conversation.state = try ConversationState(json: JSONValue(parsing: state))
-        } catch {
-            conversation.unreadableState = error
-        }
-        return conversation
     }
 }
 
@@ -362,17 +354,8 @@ private struct MessageRow {
 
     func message() throws -> StoredMessage {
         let (sequence, direction, frame, createdAt, outbound, pending) = columns
-        let json = try JSONValue(parsing: frame)
-        let typed: StoredMessage.Frame
-        if direction == StoredMessage.Direction.user.rawValue {
-            typed = .user(try InputFrame(json: json))
-        } else {
-            var message = try SkillMessage(json: json)
-            message.extra["sequence"] = nil  // the `outbound` column
-            typed = .skill(message)
-        }
-        return StoredMessage(
-            sequence: sequence, frame: typed, createdAt: Date(timeIntervalSince1970: createdAt), outbound: outbound,
-            pending: pending)
+        return try StoredMessage(
+            sequence: sequence, direction: direction, storedFrame: frame,
+            createdAt: Date(timeIntervalSince1970: createdAt), outbound: outbound, pending: pending)
     }
 }

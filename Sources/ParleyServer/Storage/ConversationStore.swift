@@ -48,6 +48,22 @@ public struct StoredConversation: Sendable, Hashable {
     }
 }
 
+extension StoredConversation {
+    /// A conversation read from a store that keeps its state as JSON text (``ConversationState/jsonValue``). A state
+    /// that cannot be decoded is reported in ``unreadableState`` (the hub says so), not thrown: the conversation's
+    /// messages stay readable.
+    public init(
+        id: Int64, key: ConversationKey, storedState: String, lastSequence: Int, lastOutbound: Int, updatedAt: Date
+    ) {
+        self.init(id: id, key: key, lastSequence: lastSequence, lastOutbound: lastOutbound, updatedAt: updatedAt)
+        do {
+            state = try ConversationState(json: JSONValue(parsing: storedState))
+        } catch {
+            unreadableState = error
+        }
+    }
+}
+
 /// What a user sent that the skill answers: a conversation message or a profile update.
 public enum InputFrame: Sendable, Hashable {
     /// A conversation message, `{"messagePayload": …}`.
@@ -133,6 +149,24 @@ public struct StoredMessage: Sendable, Hashable {
     public var clientMessageId: String? {
         guard case .user(let input) = frame else { return nil }
         return input.clientMessageId
+    }
+
+    /// A message read from a store that keeps frames as JSON text (``wireFrame``), with its direction as
+    /// ``Direction/rawValue``; a skill message's wire `sequence` is dropped for ``outbound``.
+    /// - Throws: ``ParleyError`` when the text is not JSON or not a frame of its direction.
+    public init(
+        sequence: Int, direction: String, storedFrame: String, createdAt: Date, outbound: Int?, pending: Bool
+    ) throws(ParleyError) {
+        let json = try JSONValue(parsing: storedFrame)
+        let typed: Frame
+        if direction == Direction.user.rawValue {
+            typed = .user(try InputFrame(json: json))
+        } else {
+            var message = try SkillMessage(json: json)
+            message.extra["sequence"] = nil  // the `outbound` column
+            typed = .skill(message)
+        }
+        self.init(sequence: sequence, frame: typed, createdAt: createdAt, outbound: outbound, pending: pending)
     }
 
     /// The frame as a socket with Parley's extension gets it: a skill message with its `sequence` (``outbound``).

@@ -361,18 +361,10 @@ public struct SQLiteConversationStore: ConversationStore {
             (id, state, lastSequence, lastOutbound, updatedAt) = (row[0], row[1], row[2], row[3], row[4])
         }
 
-        /// The conversation; a state that cannot be decoded is reported in ``StoredConversation/unreadableState``
-        /// (the hub says so), not thrown: the conversation's messages stay readable.
         func conversation(for key: ConversationKey) -> StoredConversation {
-            var conversation = StoredConversation(
-                id: id, key: key, lastSequence: lastSequence, lastOutbound: lastOutbound,
+            StoredConversation(
+                id: id, key: key, storedState: state, lastSequence: lastSequence, lastOutbound: lastOutbound,
                 updatedAt: Date(timeIntervalSince1970: updatedAt))
-            do {
-                conversation.state = try ConversationState(json: JSONValue(parsing: state))
-            } catch {
-                conversation.unreadableState = error
-            }
-            return conversation
         }
     }
 
@@ -398,18 +390,9 @@ public struct SQLiteConversationStore: ConversationStore {
         }
 
         func message() throws -> StoredMessage {
-            let json = try JSONValue(parsing: frame)
-            let typed: StoredMessage.Frame
-            if direction == StoredMessage.Direction.user.rawValue {
-                typed = .user(try InputFrame(json: json))
-            } else {
-                var message = try SkillMessage(json: json)
-                message.extra["sequence"] = nil  // the `outbound` column
-                typed = .skill(message)
-            }
-            return StoredMessage(
-                sequence: sequence, frame: typed, createdAt: Date(timeIntervalSince1970: createdAt), outbound: outbound,
-                pending: pending)
+            try StoredMessage(
+                sequence: sequence, direction: direction, storedFrame: frame,
+                createdAt: Date(timeIntervalSince1970: createdAt), outbound: outbound, pending: pending)
         }
     }
 
