@@ -41,6 +41,11 @@ import Testing
         #expect(RGBA(css: " Red ")?.hex == "#FF0000")
         #expect(RGBA(css: "rgb(1, 2)") == nil)
         #expect(RGBA(css: "nonsense") == nil)
+        // A server sends agent colours: numbers that are not finite are refused, never a crash when written.
+        #expect(RGBA(css: "rgb(nan, 0, 0)") == nil)
+        #expect(RGBA(css: "rgba(0, 0, 0, inf)") == nil)
+        #expect(RGBA(css: "rgb(1e300, -1e300, 0)")?.hex == "#FF0000")
+        #expect(RGBA(red: .nan, green: .infinity, blue: 0, alpha: .nan).hex == "#00FF0000")
         #expect(RGBA(red: 2, green: -1, blue: 0.5).red == 1)
     }
 }

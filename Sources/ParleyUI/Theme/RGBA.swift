@@ -17,12 +17,13 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
     /// Opacity, 0 (transparent) to 1 (opaque).
     public var alpha: Double
 
-    /// A colour from components; each is clamped to 0…1.
+    /// A colour from components; each is clamped to 0…1 (a component that is not a number counts as 0).
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        self.red = min(max(red, 0), 1)
-        self.green = min(max(green, 0), 1)
-        self.blue = min(max(blue, 0), 1)
-        self.alpha = min(max(alpha, 0), 1)
+        func clamped(_ component: Double) -> Double { component.isNaN ? 0 : min(max(component, 0), 1) }
+        self.red = clamped(red)
+        self.green = clamped(green)
+        self.blue = clamped(blue)
+        self.alpha = clamped(alpha)
     }
 
     /// A grey: the same `white` level in every channel (UIKit's `UIColor(white:alpha:)`).
@@ -41,7 +42,10 @@ public struct RGBA: Sendable, Hashable, CustomStringConvertible {
             guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") else { return nil }
             let numbers = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
                 .split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard numbers.count == 3 || numbers.count == 4, numbers.allSatisfy({ $0 != nil }) else { return nil }
+            // `Double` also reads "nan" and "inf": a colour takes finite numbers only.
+            guard numbers.count == 3 || numbers.count == 4, numbers.allSatisfy({ $0?.isFinite == true }) else {
+                return nil
+            }
             let values = numbers.compactMap { $0 }
             self.init(
                 red: values[0] / 255, green: values[1] / 255, blue: values[2] / 255,
