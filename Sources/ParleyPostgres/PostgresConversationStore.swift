@@ -13,7 +13,8 @@ public import PostgresNIO
 ///   inputs of one conversation, from any node, get distinct consecutive numbers.
 /// - A repeated `clientMessageId` is found by a unique index on (conversation, client message id), checked while the
 ///   conversation's row is locked, and answered with the first input's sequence number; nothing is stored.
-/// - An answer stores its replies, the new state and its input's `pending = false` in one transaction.
+/// - An answer stores its replies, the new state and its input's `pending = false` in one transaction, and only while
+///   the input is still pending: two nodes never both store an answer to one input.
 /// - The skill's state is kept as JSON text; one that cannot be decoded is reported in
 ///   ``StoredConversation/unreadableState``, not thrown.
 ///
@@ -22,7 +23,7 @@ public import PostgresNIO
 /// Create one with ``withStore(_:logger:_:)``, which connects, migrates and closes; or on a ``PostgresClient`` you
 /// run yourself, with ``init(client:logger:)`` and ``migrate()``.
 public struct PostgresConversationStore: ConversationStore {
-    private let client: PostgresClient
+    let client: PostgresClient
     private let logger: Logger
 
     /// A store on `client`, which the caller runs (`client.run()`, or in a `ServiceGroup`) while the store is used.
@@ -163,18 +164,18 @@ public struct PostgresConversationStore: ConversationStore {
             """)
         var conversation: StoredConversation?
         var inputs: [StoredMessage] = []
-        let columns = (Int64, String, Int, Int, Double, Int?, String?, String?, Double?, Int?, Bool?).self
+        let columns = (Int64, String, Int, Int, Double, Double?, String?, Int?, String?, String?, Double?, Int?, Bool?)
+            .self
         for try await row in rows.decode(columns) {
-            let (id, state, lastSequence, lastOutbound, updatedAt) = (row.0, row.1, row.2, row.3, row.4)
             if conversation == nil {
-                conversation = ConversationRow((id, state, lastSequence, lastOutbound, updatedAt))
+                conversation = ConversationRow((row.0, row.1, row.2, row.3, row.4, row.5, row.6))
                     .conversation(for: key)
             }
             // No message columns: a conversation without pending inputs (the left join's one row).
-            if let sequence = row.5, let direction = row.6, let frame = row.7, let createdAt = row.8,
-                let pending = row.10
+            if let sequence = row.7, let direction = row.8, let frame = row.9, let createdAt = row.10,
+                let pending = row.12
             {
-                inputs.append(try MessageRow((sequence, direction, frame, createdAt, row.9, pending)).message())
+                inputs.append(try MessageRow((sequence, direction, frame, createdAt, row.11, pending)).message())
             }
         }
         return conversation.map { PendingInputs(conversation: $0, inputs: inputs) }
@@ -233,11 +234,18 @@ public struct PostgresConversationStore: ConversationStore {
                     """, logger: logger)
             }
             if let sequence {
-                try await connection.query(
-                    """
-                    UPDATE parley_messages SET pending = false
-                    WHERE conversation_id = \(conversation.id) AND sequence = \(sequence)
-                    """, logger: logger)
+                // The fence of a cluster: an input another node answered meanwhile is not pending any more, and this
+                // answer rolls back.
+                let answered = try await Self.firstRow(
+                    connection.query(
+                        """
+                        UPDATE parley_messages SET pending = false
+                        WHERE conversation_id = \(conversation.id) AND sequence = \(sequence) AND pending
+                        RETURNING sequence
+                        """, logger: logger))
+                guard answered != nil else {
+                    throw ParleyError(.storeInputAnswered, "input \(sequence) of \(conversation.key) is not pending")
+                }
             }
             return stored
         }
@@ -262,6 +270,86 @@ public struct PostgresConversationStore: ConversationStore {
             messages.append(try MessageRow(row).message())
         }
         return messages
+    }
+
+    // MARK: Live agents
+
+    /// Queues the conversation for live agents, unless it is handed over already.
+    public func queueForAgents(_ key: ConversationKey, at date: Date) async throws -> Bool {
+        _ = try await conversation(for: key)
+        let rows = try await query(
+            """
+            UPDATE parley_conversations SET hand_off_since = \(date.timeIntervalSince1970), hand_off_agent = NULL
+            WHERE channel_id = \(key.channelId) AND user_id = \(key.userId) AND hand_off_since IS NULL
+            RETURNING id
+            """)
+        return try await Self.firstRow(rows) != nil
+    }
+
+    /// The conversations handed to live agents, oldest first.
+    public func agentQueue() async throws -> [QueuedConversation] {
+        let rows = try await query(
+            """
+            SELECT \(unescaped: ConversationRow.columns), c.channel_id, c.user_id FROM parley_conversations AS c
+            WHERE c.hand_off_since IS NOT NULL ORDER BY c.hand_off_since, c.channel_id, c.user_id
+            """)
+        var queue: [QueuedConversation] = []
+        for try await row in rows.decode((Int64, String, Int, Int, Double, Double?, String?, String, String).self) {
+            let key = ConversationKey(channelId: row.7, userId: row.8)
+            let conversation = ConversationRow((row.0, row.1, row.2, row.3, row.4, row.5, row.6)).conversation(for: key)
+            if let handOff = conversation.handOff { queue.append(QueuedConversation(key: key, handOff: handOff)) }
+        }
+        return queue
+    }
+
+    /// Gives a waiting conversation (or one the same agent has) to `agent`, in one statement: two agents joining at
+    /// once, on any nodes, cannot both get it.
+    public func assign(_ key: ConversationKey, to agent: AgentSession) async throws {
+        let name = agent.name ?? ""
+        let rows = try await query(
+            """
+            UPDATE parley_conversations SET hand_off_agent = \(agent.jsonValue.jsonString())
+            WHERE channel_id = \(key.channelId) AND user_id = \(key.userId) AND hand_off_since IS NOT NULL
+            AND (hand_off_agent IS NULL OR (hand_off_agent::jsonb ->> 'name') = \(name))
+            RETURNING id
+            """)
+        guard try await Self.firstRow(rows) == nil else { return }
+        guard try await existingConversation(for: key)?.handOff != nil else {
+            throw ParleyError(.agentNoSuchConversation, "\(key) is not handed to agents")
+        }
+        throw ParleyError(.agentConversationTaken, "another agent has \(key)")
+    }
+
+    /// Puts the conversations of the agent named `name` back in the queue.
+    public func unassign(agentNamed name: String) async throws -> [ConversationKey] {
+        let rows = try await query(
+            """
+            UPDATE parley_conversations SET hand_off_agent = NULL
+            WHERE hand_off_agent IS NOT NULL AND (hand_off_agent::jsonb ->> 'name') = \(name)
+            RETURNING channel_id, user_id
+            """)
+        var keys: [ConversationKey] = []
+        for try await (channelId, userId) in rows.decode((String, String).self) {
+            keys.append(ConversationKey(channelId: channelId, userId: userId))
+        }
+        return keys
+    }
+
+    /// Ends the conversation's hand-off; what it was.
+    public func endHandOff(_ key: ConversationKey) async throws -> AgentHandOff? {
+        // The row as it was before the update, read in the same statement.
+        let rows = try await query(
+            """
+            UPDATE parley_conversations AS c SET hand_off_since = NULL, hand_off_agent = NULL
+            FROM (SELECT id, hand_off_since, hand_off_agent FROM parley_conversations
+                  WHERE channel_id = \(key.channelId) AND user_id = \(key.userId) FOR UPDATE) AS before
+            WHERE c.id = before.id AND before.hand_off_since IS NOT NULL
+            RETURNING before.hand_off_since, before.hand_off_agent
+            """)
+        for try await (since, agent) in rows.decode((Double, String?).self) {
+            return AgentHandOff(storedSince: since, agent: agent)
+        }
+        return nil
     }
 
     // MARK: Helpers
@@ -324,8 +412,9 @@ public struct PostgresConversationStore: ConversationStore {
 
 /// A conversation's columns as read; its state is parsed after the read.
 private struct ConversationRow {
-    typealias Columns = (Int64, String, Int, Int, Double)
-    static let columns = "c.id, c.state, c.last_sequence, c.last_outbound, c.updated_at"
+    typealias Columns = (Int64, String, Int, Int, Double, Double?, String?)
+    static let columns =
+        "c.id, c.state, c.last_sequence, c.last_outbound, c.updated_at, c.hand_off_since, c.hand_off_agent"
 
     var columns: Columns
 
@@ -334,10 +423,10 @@ private struct ConversationRow {
     }
 
     func conversation(for key: ConversationKey) -> StoredConversation {
-        let (id, state, lastSequence, lastOutbound, updatedAt) = columns
+        let (id, state, lastSequence, lastOutbound, updatedAt, handOffSince, handOffAgent) = columns
         return StoredConversation(
             id: id, key: key, storedState: state, lastSequence: lastSequence, lastOutbound: lastOutbound,
-            updatedAt: Date(timeIntervalSince1970: updatedAt))
+            updatedAt: Date(timeIntervalSince1970: updatedAt), handOffSince: handOffSince, handOffAgent: handOffAgent)
     }
 }
 

@@ -65,7 +65,21 @@ enum PostgresSchema {
                 WHERE outbound IS NOT NULL
                 """,
                 "CREATE INDEX parley_messages_pending ON parley_messages (conversation_id, sequence) WHERE pending",
-            ])
+            ]),
+        Migration(
+            version: 2, name: "agent hand-offs",
+            statements: [
+                // The live agents' queue, kept with the conversation so that the read before each answer sees it;
+                // the agent is its `AgentSession` JSON text.
+                """
+                ALTER TABLE parley_conversations
+                    ADD COLUMN hand_off_since double precision, ADD COLUMN hand_off_agent text
+                """,
+                """
+                CREATE INDEX parley_conversations_hand_off ON parley_conversations (hand_off_since)
+                WHERE hand_off_since IS NOT NULL
+                """,
+            ]),
     ]
 
     /// The newest version this server knows.

@@ -1,5 +1,5 @@
 import Foundation
-public import Hummingbird
+import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
@@ -13,12 +13,16 @@ import ServiceLifecycle
 /// let app = try await buildApplication(configuration: configuration)
 /// try await app.runService()
 /// ```
+///
+/// A graceful stop drains the node first (see ``ParleyApplication``).
 /// - Parameters:
 ///   - configuration: Where to listen, where to keep data, the channels.
 ///   - store: Where conversations are kept; nil (the default) for ``SQLiteConversationStore`` in the data folder's
 ///     `parley.sqlite`. The caller keeps a store it gives open while the application runs (for PostgreSQL,
 ///     `PostgresConversationStore.withStore` in the ParleyPostgres product). Attachments and session secrets stay in
 ///     the data folder either way.
+///   - cluster: The other nodes on the same store, for a cluster of servers (`PostgresCluster` in the ParleyPostgres
+///     product, on the database of a `PostgresConversationStore`); nil (the default) for a single server.
 ///   - logger: Where to log.
 ///   - routes: Further routes the application serves, such as the GMS simulator (see ``ServerRoutes``).
 ///   - onServerRunning: Called with the port once the server listens (useful with port 0).
@@ -26,11 +30,11 @@ import ServiceLifecycle
 ///   `server.dataFolderLocked` when another server holds the data folder, and with code
 ///   `server.resourceUnreadable` when a page the server ships (the agent console) cannot be read.
 public func buildApplication(
-    configuration: ServerConfiguration, store: (any ConversationStore)? = nil,
+    configuration: ServerConfiguration, store: (any ConversationStore)? = nil, cluster: (any Cluster)? = nil,
     logger: Logger = Logger(label: "parley.server"),
     routes: [any ServerRoutes] = [],
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) async throws -> some ApplicationProtocol {
+) async throws -> ParleyApplication {
     // One data folder, one server: held until the application stops (released last, see DataFolderLock).
     let folderLock = try DataFolderLock(folder: configuration.dataDirectory)
     let store =
@@ -44,7 +48,8 @@ public func buildApplication(
         skills[channel.id] = try channel.skill.load()
     }
     let hub = ChatHub(
-        store: store, skills: skills, channels: configuration.channels, logger: logger, clock: configuration.clock)
+        store: store, skills: skills, channels: configuration.channels, logger: logger, clock: configuration.clock,
+        cluster: cluster)
     await hub.recoverPendingInputs()
     let signIns = SignInLimiter(limit: configuration.failedSignInsPerMinute, clock: configuration.clock)
     let socket = ChatSocket(
@@ -52,7 +57,7 @@ public func buildApplication(
 
     let router = Router(context: ChatRequestContext.self)
     router.get("/health") { _, _ in "ok" }
-    HealthRoutes(store: store).register(on: router)
+    HealthRoutes(store: store, drain: hub.drainSwitch).register(on: router)
     AttachmentRoutes(configuration: configuration, signIns: signIns, sessions: sessions).register(on: router)
     SessionRoutes(configuration: configuration, sessions: sessions).register(on: router)
     for extra in routes {
@@ -95,12 +100,23 @@ public func buildApplication(
                         validateUTF8: true))),
             refusal: socket.refusalAtUpgrade, connections: connections, headerTimeout: configuration.headerTimeout)
     }
-    return Application(
+    var clusterServices: [any Service] = []
+    if let cluster {
+        clusterServices = [
+            cluster,
+            ClusterListener(
+                hub: hub, cluster: cluster, clock: configuration.clock,
+                sweepInterval: configuration.pendingInputSweepInterval),
+        ]
+    }
+    let application = Application(
         router: router,
         server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parley"),
-        services: [folderLock, ChatHub.Finisher(hub: hub)],
+        // Stopped in reverse order, after the server: the hub finishes answering while the cluster still runs.
+        services: [folderLock] + clusterServices + [ChatHub.Finisher(hub: hub)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger
     )
+    return ParleyApplication(base: application, hub: hub, drainTimeout: configuration.drainTimeout, logger: logger)
 }

@@ -26,25 +26,30 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "parley")
         logger.logLevel = server.verbose ? .debug : .info
         guard let database else {
-            try await serve(configuration, store: nil, storage: "data in \(configuration.dataDirectory.path)", logger)
+            try await serve(
+                configuration, store: nil, cluster: nil, storage: "data in \(configuration.dataDirectory.path)", logger)
             return
         }
         // Connected, signed in and migrated before the server listens: a bad URL, a refused connection or a wrong
         // password ends the command here with a coded error.
         let databaseConfiguration = try PostgresStoreConfiguration(url: database)
+        // A node on PostgreSQL is a node of a cluster: any number of them may share the database (docs/deploy.md).
         try await PostgresConversationStore.withStore(databaseConfiguration, logger: logger) { store in
             let storage =
                 "conversations in PostgreSQL at \(databaseConfiguration.endpoint)/\(databaseConfiguration.database), "
                 + "attachments in \(configuration.dataDirectory.path)"
-            try await serve(configuration, store: store, storage: storage, logger)
+            let cluster = PostgresCluster(store: store, configuration: databaseConfiguration, logger: logger)
+            try await serve(configuration, store: store, cluster: cluster, storage: storage, logger)
         }
     }
 
     private func serve(
-        _ configuration: ServerConfiguration, store: (any ConversationStore)?, storage: String, _ logger: Logger
+        _ configuration: ServerConfiguration, store: (any ConversationStore)?, cluster: (any Cluster)?,
+        storage: String, _ logger: Logger
     ) async throws {
         let app = try await buildApplication(
-            configuration: configuration, store: store, logger: logger, routes: server.routes(for: configuration)
+            configuration: configuration, store: store, cluster: cluster, logger: logger,
+            routes: server.routes(for: configuration)
         ) { port in
             let banner = ServerOptions.banner(configuration, port: port, storage: storage, gms: server.gms)
             FileHandle.standardOutput.write(Data((banner + "\n").utf8))

@@ -26,6 +26,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let messageTooBig = CloseCode(rawValue: 1009)
     /// The server failed.
     public static let internalError = CloseCode(rawValue: 1011)
+    /// The server is restarting or being drained; reconnect (RFC 6455's "Service Restart", registered with IANA).
+    public static let serviceRestart = CloseCode(rawValue: 1012)
     /// The server is busy or the client is rate-limited; reconnect later (RFC 6455's "Try Again Later").
     public static let tryAgainLater = CloseCode(rawValue: 1013)
     /// ``ParleyError/Code/authRequired``.
@@ -69,5 +71,6 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         .originForbidden: .policyViolation, .frameTooLarge: .messageTooBig, .internalError: .internalError,
         .sessionRequired: .sessionRequired, .sessionInvalid: .sessionInvalid, .serverBusy: .tryAgainLater,
         .rateLimited: .tryAgainLater, .socketTooSlow: .socketTooSlow, .invalidUTF8: .invalidPayload,
+        .serverDraining: .serviceRestart,
     ]
 }

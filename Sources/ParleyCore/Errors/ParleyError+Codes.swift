@@ -49,6 +49,10 @@ extension ParleyError.Code {
     public static let serverBusy: Self = "server.busy"
     /// Too many attempts from this address or user in too short a time (failed sign-ins, uploads); try again later.
     public static let rateLimited: Self = "server.rateLimited"
+    /// The server is stopping gracefully (a node of a cluster being drained): the socket is closed with
+    /// ``CloseCode/serviceRestart``, and reconnecting (through the load balancer, to another node) resumes the
+    /// conversation.
+    public static let serverDraining: Self = "server.draining"
     /// The socket did not read what the server sent fast enough; it was closed so that others do not wait.
     /// Reconnecting (and resuming) is safe.
     public static let socketTooSlow: Self = "socket.tooSlow"

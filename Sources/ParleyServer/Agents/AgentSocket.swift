@@ -51,19 +51,20 @@ struct AgentSocket: Sendable {
         async let writing: Void = outbox.run()
         do {
             while let message = try await messages.next(isolation: #isolation) {
-                do {
+                do throws(ParleyError) {
                     try await handle(message, agent: id, outbox: outbox)
                 } catch {
                     outbox.send(JSONValue.object(["type": "error", "error": error.jsonValue]).jsonString())
                 }
             }
         } catch {
-            await hub.detachAgent(id)
+            await hub.detachAgent(id, keepingConversations: hub.drainSwitch.isDraining)
             outbox.finish()
             await writing
             throw error
         }
-        await hub.detachAgent(id)
+        // A server being drained keeps the agent's conversations: its console reconnects to another node.
+        await hub.detachAgent(id, keepingConversations: hub.drainSwitch.isDraining)
         outbox.finish()
         await writing
     }

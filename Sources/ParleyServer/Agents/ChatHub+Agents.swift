@@ -2,14 +2,6 @@ import Foundation
 import HummingbirdWebSocket
 import Logging
 
-/// A conversation a skill handed to live agents.
-struct HandOff {
-    /// When the skill handed it over.
-    var since: Date
-    /// The agent console socket whose agent has it; `nil` while it waits.
-    var agent: UUID?
-}
-
 /// An open socket of the agent console and the agent behind it.
 struct AgentConnection {
     let outbox: SocketOutbox
@@ -30,40 +22,70 @@ extension ParleyError.Code {
 /// instead of the skill, and the agent's messages go to the user with `source: AGENT` and
 /// `channelExtensions.agentSession`, stored and numbered like the skill's. The agent hands it back, or the user
 /// ends it with `closeSession`.
+///
+/// The queue and who has which conversation are kept by the store, with the conversation (``AgentHandOff``): every
+/// node of a cluster sees the same queue, and an agent (known by name) whose node restarts still has its
+/// conversations when its console reconnects. What crosses nodes goes as ``ClusterEvent``s; on a single server the
+/// hub hears its own events at once.
 extension ChatHub {
     /// The text the user gets, from the skill's side, when the agent hands the conversation back without one.
     static let handBackText = "You are back with the assistant."
 
+    /// Tells every node (on a single server, this hub) about an agent event.
+    func tell(_ event: ClusterEvent) async {
+        if let cluster {
+            await cluster.announce(event)
+        } else {
+            await heard(event)
+        }
+    }
+
     /// A skill handed the conversation over: it waits for an agent.
     func queueForAgent(_ key: ConversationKey) async {
-        guard handOffs[key] == nil else { return }
-        handOffs[key] = HandOff(since: clock.now())
+        do {
+            guard try await store.queueForAgents(key, at: clock.now()) else { return }
+        } catch {
+            return logger.error("cannot queue \(key) for live agents: \(error)")
+        }
         logger.info("conversation \(key) waits for a live agent")
-        await publishQueue()
+        await tell(.agentQueue)
     }
 
     /// Registers an agent console socket; it gets the queue at once.
     func attachAgent(_ id: UUID, details: AgentSession, outbox: SocketOutbox) async {
+        if drainSwitch.isDraining { return outbox.close(DrainSwitch.error) }
         agents[id] = AgentConnection(outbox: outbox, details: details)
-        await publishQueue()
+        await publishQueue(to: [id])
     }
 
-    /// Forgets a closed agent socket: the conversations its agent had wait again.
-    func detachAgent(_ id: UUID) async {
-        agents[id] = nil
-        for (key, handOff) in handOffs where handOff.agent == id { handOffs[key]?.agent = nil }
-        await publishQueue()
+    /// Forgets a closed agent socket. When it was the agent's last console here and the agent closed it (not a
+    /// graceful stop of the server, after which the console reconnects to another node), the conversations the
+    /// agent had wait again.
+    func detachAgent(_ id: UUID, keepingConversations: Bool = false) async {
+        guard let agent = agents.removeValue(forKey: id) else { return }
+        guard !keepingConversations, let name = agent.details.name,
+            !agents.values.contains(where: { $0.details.name == name })
+        else { return }
+        do {
+            if try await !store.unassign(agentNamed: name).isEmpty { await tell(.agentQueue) }
+        } catch {
+            logger.error("cannot put the conversations of agent \(name) back in the queue: \(error)")
+        }
     }
 
     /// The agent of socket `id` takes a waiting conversation and gets its recent history.
     func join(_ key: ConversationKey, agent id: UUID) async throws(ParleyError) {
-        guard let handOff = handOffs[key] else {
-            throw ParleyError(.agentNoSuchConversation, "\(key) is not handed to agents")
+        guard let details = agents[id]?.details else {
+            throw ParleyError(.agentNotJoined, "the agent socket is closed")
         }
-        guard handOff.agent == nil || handOff.agent == id else {
-            throw ParleyError(.agentConversationTaken, "another agent has \(key)")
+        do {
+            try await store.assign(key, to: details)
+        } catch let error as ParleyError {
+            throw error
+        } catch {
+            logger.error("cannot give \(key) to an agent: \(error)")
+            throw ParleyError(.internalError, "the conversation could not be joined; try again")
         }
-        handOffs[key]?.agent = id
         var history: [JSONValue] = []
         do {
             let conversation = try await store.conversation(for: key)
@@ -74,13 +96,13 @@ extension ChatHub {
         } catch {
             logger.error("cannot read the history of \(key): \(error)")
         }
-        await writeToAgent(id, Self.agentFrame("joined", key, ["history": .array(history)]))
-        await publishQueue()
+        writeToAgent(id, Self.agentFrame("joined", key, ["history": .array(history)]))
+        await tell(.agentQueue)
     }
 
     /// A message from the agent to the user.
     func agentSays(_ payload: MessagePayload, in key: ConversationKey, agent id: UUID) async throws(ParleyError) {
-        let details = try agentDetails(of: id, in: key)
+        let details = try await agentDetails(of: id, in: key)
         var payload = payload
         var extensions = payload.channelExtensions ?? ChannelExtensions()
         extensions.values["agentSession"] = details.jsonValue
@@ -99,17 +121,22 @@ extension ChatHub {
     /// The agent is typing (`RESPONDING`) or stopped (`LISTENING`): the user's sockets get a `status` payload,
     /// which is not stored.
     func agentTyping(_ status: TypingStatus, in key: ConversationKey, agent id: UUID) async throws(ParleyError) {
-        let details = try agentDetails(of: id, in: key)
+        let details = try await agentDetails(of: id, in: key)
         var payload = MessagePayload(.status(.init(status)))
         payload.channelExtensions = ChannelExtensions(["agentSession": details.jsonValue])
-        await broadcast(unstored: [SkillMessage(payload: payload, source: .agent, userId: key.userId)], to: key)
+        await tell(.toUser(key, frame: SkillMessage(payload: payload, source: .agent, userId: key.userId).jsonString()))
     }
 
     /// The agent gives the conversation back to the skill; the user gets `text` (or ``handBackText``) from the
     /// skill's side, so that clients see the agent leave.
     func handBack(_ key: ConversationKey, agent id: UUID, text: String?) async throws(ParleyError) {
-        _ = try agentDetails(of: id, in: key)
-        handOffs[key] = nil
+        let details = try await agentDetails(of: id, in: key)
+        do {
+            _ = try await store.endHandOff(key)
+        } catch {
+            logger.error("cannot end the hand-off of \(key): \(error)")
+            throw ParleyError(.internalError, "the conversation could not be handed back; try again")
+        }
         let message = SkillMessage(
             payload: .text(text ?? Self.handBackText), source: .bot, userId: key.userId,
             msgId: UUID().uuidString.lowercased(), endOfTurn: true,
@@ -119,44 +146,111 @@ extension ChatHub {
         } catch {
             logger.error("cannot store the hand-back of \(key): \(error)")
         }
-        await writeToAgent(id, Self.agentFrame("ended", key, ["reason": "handed back"]))
-        await publishQueue()
+        if let name = details.name {
+            await tell(
+                .toAgent(name: name, frame: Self.agentFrame("ended", key, ["reason": "handed back"]).jsonString()))
+        }
+        await tell(.agentQueue)
     }
 
     /// The conversation leaves the agents (the user ended it): its agent is told.
     func endHandOff(_ key: ConversationKey, notice: String) async {
-        guard let handOff = handOffs.removeValue(forKey: key) else { return }
-        if let agent = handOff.agent {
-            await writeToAgent(agent, Self.agentFrame("ended", key, ["reason": .string(notice)]))
+        let ended: AgentHandOff?
+        do {
+            ended = try await store.endHandOff(key)
+        } catch {
+            return logger.error("cannot end the hand-off of \(key): \(error)")
         }
-        await publishQueue()
+        guard let ended else { return }
+        if let name = ended.agent?.name {
+            let frame = Self.agentFrame("ended", key, ["reason": .string(notice)])
+            await tell(.toAgent(name: name, frame: frame.jsonString()))
+        }
+        await tell(.agentQueue)
     }
 
-    /// An input of a handed-over conversation: to its agent, if one joined (it is in the history otherwise).
-    func forwardToAgent(_ frame: JSONValue, of key: ConversationKey) async {
-        guard let agent = handOffs[key]?.agent else { return }
+    /// An input `sequence` of a conversation an agent has: to that agent's consoles, on whichever node they are.
+    func forwardToAgent(_ frame: JSONValue, sequence: Int, of key: ConversationKey, agent name: String) async {
+        if cluster != nil {
+            await tell(.userInput(key, sequence: sequence))
+        } else {
+            deliverToAgent(frame, of: key, agent: name)
+        }
+    }
+
+    /// A user's input to the local consoles of the agent named `name`: typing as `typing`, the rest as `message`.
+    private func deliverToAgent(_ frame: JSONValue, of key: ConversationKey, agent name: String) {
         if let payload = frame["messagePayload"], payload["type"] == "status" {
             var typing: JSONObject = ["status": payload["status"] ?? "LISTENING"]
             if let text = payload["text"] { typing["text"] = text }
-            await writeToAgent(agent, Self.agentFrame("typing", key, typing))
+            writeToAgents(named: name, Self.agentFrame("typing", key, typing).jsonString())
         } else {
-            await writeToAgent(agent, Self.agentFrame("message", key, ["frame": frame]))
+            writeToAgents(named: name, Self.agentFrame("message", key, ["frame": frame]).jsonString())
         }
     }
 
-    /// The conversations handed over, oldest first, with who has them.
-    var agentQueue: [(key: ConversationKey, handOff: HandOff)] {
-        handOffs.map { ($0.key, $0.value) }.sorted { $0.handOff.since < $1.handOff.since }
+    // MARK: Cluster events
+
+    /// Another node (or this one) stored input `sequence` of a conversation an agent has: read it, and give it to the
+    /// agent's consoles here.
+    func heardUserInput(_ sequence: Int, of key: ConversationKey) async {
+        guard !agents.isEmpty else { return }
+        do {
+            guard let name = try await store.conversation(for: key).handOff?.agent?.name,
+                agents.values.contains(where: { $0.details.name == name }),
+                let input = try await store.messages(for: key, after: .sequence(sequence - 1)).first,
+                input.sequence == sequence, case .user(let frame) = input.frame
+            else { return }
+            deliverToAgent(frame.jsonValue, of: key, agent: name)
+        } catch {
+            logger.error("cannot read input \(sequence) of \(key) for its agent: \(error)")
+        }
+    }
+
+    /// Sends the queue to the agent consoles here (all of them, or `ids`).
+    func publishQueue(to ids: [UUID]? = nil) async {
+        guard !agents.isEmpty else { return }
+        let queue: [QueuedConversation]
+        do {
+            queue = try await store.agentQueue()
+        } catch {
+            return logger.error("cannot read the live agents' queue: \(error)")
+        }
+        let conversations: [JSONValue] = queue.map { entry in
+            var item: JSONObject = [
+                "channelId": .string(entry.key.channelId), "userId": .string(entry.key.userId),
+                "since": .string(entry.handOff.since.formatted(.iso8601WithMilliseconds)),
+            ]
+            if let agent = entry.handOff.agent { item["agent"] = agent.jsonValue }
+            return .object(item)
+        }
+        let frame = JSONValue.object(["type": "queue", "conversations": .array(conversations)]).jsonString()
+        for id in ids ?? Array(agents.keys) { agents[id]?.outbox.send(frame) }
+    }
+
+    /// Sends a frame to the consoles here of the agent named `name`.
+    func writeToAgents(named name: String, _ frame: String) {
+        for agent in agents.values where agent.details.name == name { agent.outbox.send(frame) }
     }
 
     // MARK: Helpers
 
-    private func agentDetails(of id: UUID, in key: ConversationKey) throws(ParleyError) -> AgentSession {
+    /// The details of the agent of socket `id`, when that agent has the conversation.
+    private func agentDetails(of id: UUID, in key: ConversationKey) async throws(ParleyError) -> AgentSession {
         guard let agent = agents[id] else { throw ParleyError(.agentNotJoined, "the agent socket is closed") }
-        guard let handOff = handOffs[key] else {
+        let handOff: AgentHandOff?
+        do {
+            handOff = try await store.conversation(for: key).handOff
+        } catch {
+            logger.error("cannot read the hand-off of \(key): \(error)")
+            throw ParleyError(.internalError, "the conversation could not be read; try again")
+        }
+        guard let handOff else {
             throw ParleyError(.agentNoSuchConversation, "\(key) is not handed to agents")
         }
-        guard handOff.agent == id else { throw ParleyError(.agentNotJoined, "join \(key) first") }
+        guard handOff.agent?.name == agent.details.name else {
+            throw ParleyError(.agentNotJoined, "join \(key) first")
+        }
         return agent.details
     }
 
@@ -168,23 +262,7 @@ extension ChatHub {
         await broadcast(stored, to: key)
     }
 
-    /// Sends every agent socket the queue.
-    private func publishQueue() async {
-        let conversations: [JSONValue] = agentQueue.map { entry in
-            var item: JSONObject = [
-                "channelId": .string(entry.key.channelId), "userId": .string(entry.key.userId),
-                "since": .string(entry.handOff.since.formatted(.iso8601WithMilliseconds)),
-            ]
-            if let agent = entry.handOff.agent, let details = agents[agent]?.details {
-                item["agent"] = details.jsonValue
-            }
-            return .object(item)
-        }
-        let frame = JSONValue.object(["type": "queue", "conversations": .array(conversations)])
-        for id in agents.keys { await writeToAgent(id, frame) }
-    }
-
-    func writeToAgent(_ id: UUID, _ frame: JSONValue) async {
+    func writeToAgent(_ id: UUID, _ frame: JSONValue) {
         agents[id]?.outbox.send(frame.jsonString())
     }
 

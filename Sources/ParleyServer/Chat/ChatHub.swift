@@ -14,8 +14,17 @@ import ServiceLifecycle
 /// The actor holds only the routing state (sockets, drainers, hand-offs). Storing, answering and encoding run in
 /// the socket's or the conversation's own task, off the actor, so that one conversation's database work does not
 /// queue every other conversation behind it.
+///
+/// With a ``Cluster`` (several nodes on one shared store), a node answers a conversation only while it holds the
+/// conversation's turns (``Cluster/claimTurns(of:)``), announces every reply it stores, and sends its sockets what
+/// other nodes stored, read from the store by outbound number: each socket gets each message once, in order, from
+/// whichever node stored it.
 public actor ChatHub {
     let store: any ConversationStore
+    /// The other nodes, when there are any.
+    let cluster: (any Cluster)?
+    /// Whether the node is draining (a graceful stop, see ``ParleyApplication``).
+    nonisolated let drainSwitch = DrainSwitch()
     private let skills: [String: any Skill]
     private let channels: [String: ChannelConfiguration]
     let logger: Logger
@@ -23,16 +32,25 @@ public actor ChatHub {
     let clock: ServerClock
 
     /// An open socket, and whether it speaks Parley's extension (gets `sequence` numbers).
-    private struct Socket {
+    struct Socket {
         let outbox: SocketOutbox
         var parley = false
     }
 
-    private var sockets: [ConversationKey: [UUID: Socket]] = [:]
+    /// What the open sockets of a conversation have had: the newest outbound number sent to them (nil until known),
+    /// and the number a catch-up from the store reads up to.
+    private struct Delivery {
+        var sent: Int?
+        var target = 0
+        var catchingUp = false
+    }
+
+    private(set) var sockets: [ConversationKey: [UUID: Socket]] = [:]
+    private var deliveries: [ConversationKey: Delivery] = [:]
     private var drainRequested: Set<ConversationKey> = []
     private var drainers: [ConversationKey: Task<Void, Never>] = [:]
-    /// Conversations handed to live agents (see ChatHub+Agents.swift).
-    var handOffs: [ConversationKey: HandOff] = [:]
+    /// Conversations whose turns another node holds, with how many times this node asked again.
+    private var busyRetries: [ConversationKey: Int] = [:]
     /// The agent console's open sockets.
     var agents: [UUID: AgentConnection] = [:]
 
@@ -43,26 +61,47 @@ public actor ChatHub {
     ///   - channels: The channels, for their session expiry.
     ///   - logger: Where to log.
     ///   - clock: The server's clock (``ServerConfiguration/clock``).
+    ///   - cluster: The other nodes on the same store; nil for a single server.
     public init(
         store: any ConversationStore, skills: [String: any Skill], channels: [ChannelConfiguration], logger: Logger,
-        clock: ServerClock = .system
+        clock: ServerClock = .system, cluster: (any Cluster)? = nil
     ) {
         self.store = store
+        self.cluster = cluster
         self.skills = skills
         self.channels = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.logger = logger
         self.clock = clock
     }
 
-    /// Registers an open socket of a conversation.
-    func attach(_ socket: UUID, to key: ConversationKey, outbox: SocketOutbox) {
+    /// Registers an open socket of a conversation. In a cluster, what the conversation's sockets have had is read
+    /// first, so that what other nodes store from then on reaches the socket.
+    nonisolated func attach(_ socket: UUID, to key: ConversationKey, outbox: SocketOutbox) async {
+        var sent: Int?
+        if cluster != nil {
+            do {
+                sent = try await store.conversation(for: key).lastOutbound
+            } catch {
+                logger.error("cannot read where \(key) stands: \(error)")
+            }
+        }
+        await register(socket, of: key, outbox: outbox, sent: sent)
+    }
+
+    private func register(_ socket: UUID, of key: ConversationKey, outbox: SocketOutbox, sent: Int?) {
+        // Upgraded just as the node started draining: sent elsewhere at once.
+        if drainSwitch.isDraining { return outbox.close(DrainSwitch.error) }
         sockets[key, default: [:]][socket] = Socket(outbox: outbox)
+        if deliveries[key] == nil { deliveries[key] = Delivery(sent: sent) }
     }
 
     /// Forgets a closed socket.
     func detach(_ socket: UUID, from key: ConversationKey) {
         sockets[key]?[socket] = nil
-        if sockets[key]?.isEmpty == true { sockets[key] = nil }
+        if sockets[key]?.isEmpty == true {
+            sockets[key] = nil
+            deliveries[key] = nil
+        }
     }
 
     /// How many sockets a conversation has open.
@@ -70,10 +109,14 @@ public actor ChatHub {
         sockets[key]?.count ?? 0
     }
 
-    /// Answers every input a previous run of the server stored but did not answer.
+    /// Answers every input a previous run of the server (or, in a cluster, a node that died) stored but did not
+    /// answer. In a cluster, conversations another node is answering are left to it.
     public func recoverPendingInputs() async {
         do {
-            for key in try await store.conversationsWithPendingInputs() { requestDrain(key) }
+            // Only channels this node serves: nodes of a cluster may be configured with different channels.
+            for key in try await store.conversationsWithPendingInputs() where skills[key.channelId] != nil {
+                requestDrain(key, retryWhenBusy: false)
+            }
         } catch {
             logger.error("cannot look for pending inputs: \(error)")
         }
@@ -87,7 +130,8 @@ public actor ChatHub {
         }
     }
 
-    /// On graceful shutdown, lets the hub finish what it is answering.
+    /// On graceful shutdown, lets the hub finish what it is answering (after the sockets closed, see
+    /// ``ChatSocket``).
     struct Finisher: Service {
         let hub: ChatHub
 
@@ -128,7 +172,7 @@ public actor ChatHub {
     /// conversation's earlier inputs. A repeated `clientMessageId` stores nothing and answers nothing.
     nonisolated func receive(_ input: InputFrame, for key: ConversationKey) async throws -> ReceivedInput {
         let received = try await store.receive(input, for: key, at: clock.now())
-        if !received.duplicate { await requestDrain(key) }
+        if !received.duplicate { await requestDrain(key, retryWhenBusy: true) }
         return received
     }
 
@@ -137,12 +181,33 @@ public actor ChatHub {
         outbox.send(message.jsonString())
     }
 
-    /// Makes sure the conversation's pending inputs get answered, by one task per conversation.
-    private func requestDrain(_ key: ConversationKey) {
+    /// Makes sure the conversation's pending inputs get answered, by one task per conversation. In a cluster, when
+    /// another node holds the conversation's turns and `retryWhenBusy`, this node asks again a few times: that node
+    /// answers what it finds pending before it lets go, but an input stored just as it let go would otherwise wait
+    /// for the next sweep (``recoverPendingInputs()``).
+    private func requestDrain(_ key: ConversationKey, retryWhenBusy: Bool) {
+        if retryWhenBusy { busyRetries[key] = busyRetries[key] ?? 0 }
         drainRequested.insert(key)
         guard drainers[key] == nil else { return }
         drainers[key] = Task { @concurrent in await self.drain(key) }
     }
+
+    /// Another node holds the conversation's turns: asks again later, up to ``maxBusyRetries`` times.
+    private func busy(_ key: ConversationKey) {
+        guard let tries = busyRetries[key], tries < Self.maxBusyRetries else {
+            busyRetries[key] = nil
+            return
+        }
+        busyRetries[key] = tries + 1
+        Task { @concurrent in
+            try? await clock.sleep(for: Self.busyRetryDelay)
+            await requestDrain(key, retryWhenBusy: false)
+        }
+    }
+
+    /// How often, and how far apart, a node asks again for a conversation another node answers.
+    static let maxBusyRetries = 20
+    static let busyRetryDelay = Duration.milliseconds(100)
 
     /// Takes the conversation's drain request; when there is none, its drainer is done (in the same step, so that a
     /// request arriving later starts a new one).
@@ -152,24 +217,38 @@ public actor ChatHub {
         return false
     }
 
-    private func isHandedOff(_ key: ConversationKey) -> Bool {
-        handOffs[key] != nil
-    }
-
     private nonisolated func drain(_ key: ConversationKey) async {
         while await takeDrainRequest(key) {
+            if let cluster {
+                guard await cluster.claimTurns(of: key) else {
+                    await busy(key)
+                    continue
+                }
+                await claimed(key)
+            }
             do {
                 // The oldest pending input with the conversation as it stands (SQLiteConversationStore answers from
                 // memory), until none is left: each answer marks its input answered or throws.
                 while let pending = try await store.pending(for: key), let input = pending.inputs.first {
-                    try await answer(input, in: pending.conversation)
+                    do {
+                        try await answer(input, in: pending.conversation)
+                    } catch let error as ParleyError where error.code == .storeInputAnswered {
+                        // Another node answered it meanwhile (it held the turns while this node could not reach the
+                        // database): its answer stands, this one is dropped.
+                        logger.info("input \(input.sequence) of \(key) was answered by another node")
+                    }
                 }
             } catch {
                 logger.error("conversation \(key) failed: \(error)")
                 let failure = ParleyError(.internalError, "the server could not answer this message; it is kept")
                 await broadcast(unstored: [SkillMessage(payload: .error(failure), userId: key.userId)], to: key)
             }
+            await cluster?.releaseTurns(of: key)
         }
+    }
+
+    private func claimed(_ key: ConversationKey) {
+        busyRetries[key] = nil
     }
 
     /// Has the skill (or the conversation's agent) answer one input.
@@ -190,14 +269,16 @@ public actor ChatHub {
             skillInput = .profile(update.profile)
             requestId = nil
         }
-        if await isHandedOff(key) {
+        if let handOff = conversation.handOff {
             if case .message(let payload) = skillInput, payload.type == .closeSession {
                 await endHandOff(key, notice: "the user ended the conversation")
             } else {
-                // A live agent has the conversation: the input goes to the agent, not the skill.
-                await forwardToAgent(frame.jsonValue, of: key)
+                // Live agents have the conversation: the input goes to its agent (once joined), not the skill.
                 _ = try await store.answer(
                     input.sequence, with: [], state: conversation.state, in: conversation, at: date)
+                if let name = handOff.agent?.name {
+                    await forwardToAgent(frame.jsonValue, sequence: input.sequence, of: key, agent: name)
+                }
                 return
             }
         }
@@ -256,14 +337,11 @@ public actor ChatHub {
 
     /// Queues stored messages for every open socket of the conversation, never waiting for one that reads slowly
     /// (see ``SocketOutbox``); sockets without Parley's extension get them without `sequence`, as the Oracle
-    /// protocol has it.
+    /// protocol has it. In a cluster, the other nodes are told.
     nonisolated func broadcast(_ messages: [StoredMessage], to key: ConversationKey) async {
-        await broadcast(
-            withSequence: messages.map { $0.wireFrame.jsonString() },
-            plain: messages.map { message in
-                guard case .skill(let frame) = message.frame else { return message.wireFrame.jsonString() }
-                return frame.jsonString()
-            }, to: key)
+        guard let last = messages.last?.outbound else { return }
+        await deliver(OutboundBatch(messages), to: key)
+        await cluster?.announce(.messages(key, outbound: last))
     }
 
     /// Queues messages that are not stored (a notice that storing failed) for every open socket of the
@@ -271,6 +349,11 @@ public actor ChatHub {
     nonisolated func broadcast(unstored messages: [SkillMessage], to key: ConversationKey) async {
         let texts = messages.map { $0.jsonString() }
         await broadcast(withSequence: texts, plain: texts, to: key)
+    }
+
+    /// Queues a frame that is not stored (an agent's typing, from any node) for every open socket of the conversation.
+    nonisolated func broadcast(unstoredText text: String, to key: ConversationKey) async {
+        await broadcast(withSequence: [text], plain: [text], to: key)
     }
 
     private nonisolated func broadcast(withSequence: [String], plain: [String], to key: ConversationKey) async {
@@ -288,6 +371,108 @@ extension ChatHub {
     /// The open sockets of a conversation, to write to outside the actor.
     private func sockets(of key: ConversationKey) -> [Socket] {
         sockets[key].map { Array($0.values) } ?? []
+    }
+
+    /// Stored messages from the server, encoded for both kinds of socket (off the actor), with their outbound
+    /// numbers.
+    struct OutboundBatch: Sendable {
+        var outbounds: [Int]
+        var withSequence: [String]
+        var plain: [String]
+
+        init(_ messages: [StoredMessage]) {
+            let numbered = messages.filter { $0.outbound != nil }
+            outbounds = numbered.map { $0.outbound ?? 0 }
+            withSequence = numbered.map { $0.wireFrame.jsonString() }
+            plain = numbered.map { message in
+                guard case .skill(let frame) = message.frame else { return message.wireFrame.jsonString() }
+                return frame.jsonString()
+            }
+        }
+    }
+
+    /// Sends the conversation's sockets the messages of `batch` they have not had, in outbound order. When the
+    /// batch starts after a gap (messages another node stored that this one has not read yet), the store fills it.
+    private func deliver(_ batch: OutboundBatch, to key: ConversationKey) {
+        guard var delivery = deliveries[key], let first = batch.outbounds.first, let last = batch.outbounds.last
+        else { return }
+        if delivery.catchingUp || (delivery.sent.map { first > $0 + 1 } ?? false) {
+            delivery.target = max(delivery.target, last)
+            deliveries[key] = delivery
+            startCatchUp(key)
+            return
+        }
+        send(batch, after: delivery.sent ?? 0, to: key)
+        delivery.sent = max(delivery.sent ?? 0, last)
+        deliveries[key] = delivery
+    }
+
+    /// Queues the messages of `batch` numbered after `sent` for every socket of the conversation.
+    private func send(_ batch: OutboundBatch, after sent: Int, to key: ConversationKey) {
+        guard let start = batch.outbounds.firstIndex(where: { $0 > sent }) else { return }
+        for socket in sockets(of: key) {
+            for index in start..<batch.outbounds.count {
+                // Closed, or closing as too slow: the rest is not for it either.
+                guard socket.outbox.send(socket.parley ? batch.withSequence[index] : batch.plain[index]) else { break }
+            }
+        }
+    }
+
+    /// Another node stored messages of a conversation up to `outbound`: its sockets here get what they lack.
+    func heard(_ key: ConversationKey, upTo outbound: Int) {
+        guard var delivery = deliveries[key], outbound > delivery.sent ?? 0 else { return }
+        delivery.target = max(delivery.target, outbound)
+        deliveries[key] = delivery
+        startCatchUp(key)
+    }
+
+    /// After a gap in what the node heard: every conversation with sockets here reads what they lack.
+    func catchUpEverySocket() {
+        for key in deliveries.keys { heard(key, upTo: .max) }
+    }
+
+    private func startCatchUp(_ key: ConversationKey) {
+        guard var delivery = deliveries[key], !delivery.catchingUp else { return }
+        delivery.catchingUp = true
+        deliveries[key] = delivery
+        Task { @concurrent in await self.catchUp(key) }
+    }
+
+    /// Reads from the store what the conversation's sockets lack, until they have everything up to the target.
+    private nonisolated func catchUp(_ key: ConversationKey) async {
+        while let after = await catchUpCursor(key) {
+            do {
+                let messages = try await store.messages(for: key, after: .outbound(after))
+                await caughtUp(OutboundBatch(messages), to: key)
+            } catch {
+                logger.error("cannot read what the sockets of \(key) lack: \(error)")
+                await caughtUp(nil, to: key)
+            }
+        }
+    }
+
+    /// Where the next read of a catch-up starts; nil (and the catch-up over) when the sockets have the target.
+    private func catchUpCursor(_ key: ConversationKey) -> Int? {
+        guard var delivery = deliveries[key] else { return nil }
+        let sent = delivery.sent ?? 0
+        guard delivery.target > sent else {
+            delivery.catchingUp = false
+            deliveries[key] = delivery
+            return nil
+        }
+        return sent
+    }
+
+    /// Sends what a catch-up read; what the store did not have (or a failed read) ends the catch-up at what was sent:
+    /// the next announcement of the conversation starts another.
+    private func caughtUp(_ batch: OutboundBatch?, to key: ConversationKey) {
+        guard var delivery = deliveries[key] else { return }
+        if let batch, let last = batch.outbounds.last {
+            send(batch, after: delivery.sent ?? 0, to: key)
+            delivery.sent = max(delivery.sent ?? 0, last)
+        }
+        delivery.target = min(delivery.target, delivery.sent ?? 0)
+        deliveries[key] = delivery
     }
 }
 

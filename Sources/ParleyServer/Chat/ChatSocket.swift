@@ -51,10 +51,12 @@ struct ChatSocket {
         }
     }
 
-    /// Why the upgrade must be refused with HTTP 401, or nil: an `Authorization` header that is present, on an
-    /// enabled authenticated channel, but is not a valid `Bearer` token for it. Everything else is decided after
-    /// the upgrade, with an error payload and a close code a browser can see.
+    /// Why the upgrade must be refused with HTTP 401 (or 503 while the node drains), or nil: an `Authorization`
+    /// header that is present, on an enabled authenticated channel, but is not a valid `Bearer` token for it.
+    /// Everything else is decided after the upgrade, with an error payload and a close code a browser can see.
     func refusalAtUpgrade(_ upgrade: Upgrade) -> ParleyError? {
+        // A draining node takes no new sockets: `503`, which a load balancer retries on another node.
+        if hub.drainSwitch.isDraining { return DrainSwitch.error }
         guard upgrade.authorization != nil, let channelId = upgrade.channelId,
             let channel = configuration.channel(channelId), channel.enabled, channel.clientAuthenticationEnabled
         else { return nil }
@@ -285,7 +287,11 @@ struct ChatSocket {
         } catch {
             logger.error("cannot store an input of \(key): \(error)")
             let failure = ParleyError(.internalError, "the server could not store this message; send it again")
-            return hub.send(SkillMessage(payload: .error(failure), userId: key.userId), to: outbox)
+            hub.send(SkillMessage(payload: .error(failure), userId: key.userId), to: outbox)
+            // Closed (1011, not final): the client reconnects and sends again what was not acknowledged; without
+            // the close a client waiting for the acknowledgement would wait for a reconnect that never comes.
+            return outbox.close(
+                ParleyError(.internalError, "a message could not be stored; reconnect to send it again"))
         }
         guard let clientMessageId = input.clientMessageId else { return }
         let ack = Acknowledgement(

@@ -115,6 +115,9 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         if error.code == .rateLimited {
             status = .tooManyRequests
             headers.add(name: "retry-after", value: "60")
+        } else if error.code == .serverDraining {
+            status = .serviceUnavailable
+            headers.add(name: "retry-after", value: "1")
         } else {
             status = .unauthorized
             headers.add(name: "www-authenticate", value: "Bearer")

@@ -11,14 +11,19 @@ import NIOCore
 ///   `200 {"status":"ready"}`, or `503 {"status":"unready","error":{"code":…,"message":…}}`. Send no new users
 ///   to an unready node; it becomes ready again by itself when its database is back.
 ///
+/// A draining node (a graceful stop, ``ParleyApplication``) is unready with `server.draining`.
+///
 /// `GET /health` (`ok`) stays as before.
 struct HealthRoutes {
     let store: any ConversationStore
+    /// A draining node is unready: it takes no new users.
+    let drain: DrainSwitch
 
     func register(on router: Router<ChatRequestContext>) {
         router.get("/health/live") { _, _ in Self.response(.ok, ["status": "live"]) }
         router.get("/health/ready") { _, _ in
             do {
+                if drain.isDraining { throw DrainSwitch.error }
                 try await store.checkReadiness()
                 return Self.response(.ok, ["status": "ready"])
             } catch {

@@ -32,11 +32,15 @@ public struct StoredConversation: Sendable, Hashable {
     public var lastOutbound: Int
     /// When a message was last added.
     public var updatedAt: Date
+    /// The live agents' hold on the conversation, while a skill has handed it to them: the user's inputs then go to
+    /// the agent, not the skill.
+    public var handOff: AgentHandOff?
 
     /// Creates a stored conversation.
     public init(
         id: Int64, key: ConversationKey, state: ConversationState = ConversationState(),
-        unreadableState: ParleyError? = nil, lastSequence: Int = 0, lastOutbound: Int = 0, updatedAt: Date
+        unreadableState: ParleyError? = nil, lastSequence: Int = 0, lastOutbound: Int = 0, updatedAt: Date,
+        handOff: AgentHandOff? = nil
     ) {
         self.id = id
         self.key = key
@@ -45,6 +49,47 @@ public struct StoredConversation: Sendable, Hashable {
         self.lastSequence = lastSequence
         self.lastOutbound = lastOutbound
         self.updatedAt = updatedAt
+        self.handOff = handOff
+    }
+}
+
+/// A conversation a skill handed to live agents (`docs/agents.md`), as stored with it: in every node's queue until an
+/// agent joins it, that agent's until it is handed back or the user ends it.
+public struct AgentHandOff: Sendable, Hashable {
+    /// When the skill handed it over.
+    public var since: Date
+    /// The agent who has it; nil while it waits. Agents are known by their name (``AgentSession/name``), so an agent
+    /// whose console reconnects, to any node, still has its conversations.
+    public var agent: AgentSession?
+
+    /// Creates a hand-off.
+    public init(since: Date, agent: AgentSession? = nil) {
+        self.since = since
+        self.agent = agent
+    }
+}
+
+extension AgentHandOff {
+    /// A hand-off read from a store that keeps its time as seconds since 1970 and its agent as ``AgentSession`` JSON
+    /// text; agent text that cannot be read leaves the conversation waiting for an agent.
+    public init(storedSince: Double, agent: String?) {
+        self.init(
+            since: Date(timeIntervalSince1970: storedSince),
+            agent: agent.flatMap { try? AgentSession(json: JSONValue(parsing: $0)) })
+    }
+}
+
+/// A conversation of the live agents' queue.
+public struct QueuedConversation: Sendable, Hashable {
+    /// Whose conversation it is.
+    public var key: ConversationKey
+    /// Since when, and who has it.
+    public var handOff: AgentHandOff
+
+    /// Creates an entry.
+    public init(key: ConversationKey, handOff: AgentHandOff) {
+        self.key = key
+        self.handOff = handOff
     }
 }
 
@@ -52,8 +97,11 @@ extension StoredConversation {
     /// A conversation read from a store that keeps its state as JSON text (``ConversationState/jsonValue``). A state
     /// that cannot be decoded is reported in ``unreadableState`` (the hub says so), not thrown: the conversation's
     /// messages stay readable.
+    /// A hand-off is kept as its time (seconds since 1970) and its agent as ``AgentSession`` JSON text; agent text
+    /// that cannot be read leaves the conversation waiting for an agent.
     public init(
-        id: Int64, key: ConversationKey, storedState: String, lastSequence: Int, lastOutbound: Int, updatedAt: Date
+        id: Int64, key: ConversationKey, storedState: String, lastSequence: Int, lastOutbound: Int, updatedAt: Date,
+        handOffSince: Double? = nil, handOffAgent: String? = nil
     ) {
         self.init(id: id, key: key, lastSequence: lastSequence, lastOutbound: lastOutbound, updatedAt: updatedAt)
         do {
@@ -61,6 +109,7 @@ extension StoredConversation {
         } catch {
             unreadableState = error
         }
+        handOff = handOffSince.map { AgentHandOff(storedSince: $0, agent: handOffAgent) }
     }
 }
 
@@ -241,12 +290,33 @@ public protocol ConversationStore: Sendable {
     /// answered (nil: messages the server sends on its own), in one transaction. Each message gets the next
     /// sequence and outbound numbers.
     /// - Returns: The stored messages.
+    /// - Throws: ``ParleyError/Code/storeInputAnswered`` when input `sequence` is not pending (another node of a
+    ///   cluster answered it): nothing is stored.
     func answer(
         _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
         at date: Date
     ) async throws -> [StoredMessage]
     /// The messages of a conversation after `cursor`, oldest first.
     func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage]
+    // MARK: Live agents
+
+    /// Hands the conversation to live agents: it waits in their queue from `date`. Nothing changes when it is handed
+    /// over already.
+    /// - Returns: Whether this call queued it.
+    func queueForAgents(_ key: ConversationKey, at date: Date) async throws -> Bool
+    /// The conversations handed to live agents, oldest first.
+    func agentQueue() async throws -> [QueuedConversation]
+    /// Gives a conversation of the queue to `agent`: when it waits, or is that agent's (same name) already.
+    /// - Throws: ``ParleyError/Code/agentNoSuchConversation`` when it is not handed over,
+    ///   ``ParleyError/Code/agentConversationTaken`` when another agent has it.
+    func assign(_ key: ConversationKey, to agent: AgentSession) async throws
+    /// Puts the conversations of the agent named `name` back in the queue (the agent left).
+    /// - Returns: Those conversations.
+    func unassign(agentNamed name: String) async throws -> [ConversationKey]
+    /// Takes the conversation out of the agents' hands (handed back, or ended by the user).
+    /// - Returns: The hand-off it ended; nil when it was not handed over.
+    func endHandOff(_ key: ConversationKey) async throws -> AgentHandOff?
+
     /// Returns when the store can serve requests now and throws when it cannot (its database unreachable), for the
     /// server's `/health/ready`. The default returns: a file or memory the process holds does not go away.
     func checkReadiness() async throws

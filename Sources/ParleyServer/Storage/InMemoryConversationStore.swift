@@ -71,6 +71,10 @@ public actor InMemoryConversationStore: ConversationStore {
         guard var entry = entries[conversation.key], entry.conversation.id == conversation.id else {
             throw ParleyError(.internalError, "conversation \(conversation.key) vanished")
         }
+        let input = sequence.flatMap { sequence in entry.messages.firstIndex { $0.sequence == sequence } }
+        if let sequence, !(input.map { entry.messages[$0].pending } ?? false) {
+            throw ParleyError(.storeInputAnswered, "input \(sequence) of \(conversation.key) is not pending")
+        }
         var stored: [StoredMessage] = []
         for reply in replies {
             entry.conversation.lastSequence += 1
@@ -81,9 +85,7 @@ public actor InMemoryConversationStore: ConversationStore {
                     outbound: entry.conversation.lastOutbound))
         }
         entry.messages += stored
-        if let sequence, let index = entry.messages.firstIndex(where: { $0.sequence == sequence }) {
-            entry.messages[index].pending = false
-        }
+        if let input { entry.messages[input].pending = false }
         entry.conversation.state = state
         entry.conversation.unreadableState = nil
         entry.conversation.updatedAt = date
@@ -100,5 +102,48 @@ public actor InMemoryConversationStore: ConversationStore {
         case .outbound(let outbound):
             return messages.filter { ($0.outbound ?? 0) > outbound }
         }
+    }
+
+    // MARK: Live agents
+
+    /// Queues the conversation for live agents, unless it is handed over already.
+    public func queueForAgents(_ key: ConversationKey, at date: Date) -> Bool {
+        var entry = entry(for: key)
+        guard entry.conversation.handOff == nil else { return false }
+        entry.conversation.handOff = AgentHandOff(since: date)
+        entries[key] = entry
+        return true
+    }
+
+    /// The conversations handed to live agents, oldest first.
+    public func agentQueue() -> [QueuedConversation] {
+        entries.compactMap { key, entry in entry.conversation.handOff.map { QueuedConversation(key: key, handOff: $0) }
+        }
+        .sorted { ($0.handOff.since, $0.key.description) < ($1.handOff.since, $1.key.description) }
+    }
+
+    /// Gives a waiting conversation (or one the same agent has) to `agent`.
+    public func assign(_ key: ConversationKey, to agent: AgentSession) throws {
+        guard var handOff = entries[key]?.conversation.handOff else {
+            throw ParleyError(.agentNoSuchConversation, "\(key) is not handed to agents")
+        }
+        guard handOff.agent == nil || handOff.agent?.name == agent.name else {
+            throw ParleyError(.agentConversationTaken, "another agent has \(key)")
+        }
+        handOff.agent = agent
+        entries[key]?.conversation.handOff = handOff
+    }
+
+    /// Puts the conversations of the agent named `name` back in the queue.
+    public func unassign(agentNamed name: String) -> [ConversationKey] {
+        let keys = entries.compactMap { key, entry in entry.conversation.handOff?.agent?.name == name ? key : nil }
+        for key in keys { entries[key]?.conversation.handOff?.agent = nil }
+        return keys
+    }
+
+    /// Ends the conversation's hand-off; what it was.
+    public func endHandOff(_ key: ConversationKey) -> AgentHandOff? {
+        defer { entries[key]?.conversation.handOff = nil }
+        return entries[key]?.conversation.handOff
     }
 }

@@ -12,4 +12,7 @@ extension ParleyError.Code {
     /// The database's schema was migrated by a newer server than this one: this server does not know its tables and
     /// refuses to start rather than write rows a newer server would misread.
     public static let storeSchemaTooNew: Self = "store.schemaTooNew"
+    /// An answer named an input that is not pending: another node of a cluster answered it first. Nothing was stored;
+    /// the first answer stands.
+    public static let storeInputAnswered: Self = "store.inputAnswered"
 }

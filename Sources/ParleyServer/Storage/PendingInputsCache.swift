@@ -54,6 +54,12 @@ final class PendingInputsCache: Sendable {
         }
     }
 
+    /// The conversation changed in a way the entry does not follow (its agents' hand-off): the next read fills it
+    /// again.
+    func forget(_ key: ConversationKey) {
+        entries.withLockedValue { _ = $0.removeValue(forKey: key) }
+    }
+
     /// Adds an entry; when full, drops those without pending inputs first, and keeps none if all have some.
     private func insert(_ pending: PendingInputs, into entries: inout [ConversationKey: PendingInputs]) {
         if entries.count >= capacity {

@@ -110,6 +110,16 @@ public struct SQLiteConversationStore: ConversationStore {
             // `message_pending_by_conversation` covers the same rows: one index less to write per message.
             try db.drop(index: "message_pending")
         }
+        migrator.registerMigration("v5 agent hand-offs") { db in
+            // The live agents' queue, kept with the conversation so that the read before each answer sees it.
+            try db.alter(table: "conversation") { table in
+                table.add(column: "handOffSince", .double)
+                table.add(column: "handOffAgent", .text)
+            }
+            try db.create(
+                index: "conversation_handOff", on: "conversation", columns: ["handOffSince"],
+                condition: Column("handOffSince") != nil)
+        }
         return migrator
     }
 
@@ -309,8 +319,12 @@ public struct SQLiteConversationStore: ConversationStore {
                 }
                 if let sequence {
                     try db.cachedStatement(
-                        sql: "UPDATE message SET pending = 0 WHERE conversationId = ? AND sequence = ?"
+                        sql: "UPDATE message SET pending = 0 WHERE conversationId = ? AND sequence = ? AND pending"
                     ).execute(arguments: [conversation.id, sequence])
+                    guard db.changesCount == 1 else {
+                        throw ParleyError(
+                            .storeInputAnswered, "input \(sequence) of \(conversation.key) is not pending")
+                    }
                 }
                 return Answered(replies: stored, conversation: after)
             },
@@ -342,29 +356,117 @@ public struct SQLiteConversationStore: ConversationStore {
         try read { db in try Self.messageRows(db, condition, arguments) }.map { try $0.message() }
     }
 
+    // MARK: Live agents
+
+    /// Queues the conversation for live agents, unless it is handed over already.
+    public func queueForAgents(_ key: ConversationKey, at date: Date) async throws -> Bool {
+        let now = clock.now()
+        let stamp = date.timeIntervalSince1970
+        return try await handOffWrite(key) { db in
+            _ = try Self.conversation(for: key, in: db, now: now)
+            try db.execute(
+                sql: """
+                    UPDATE conversation SET handOffSince = ?, handOffAgent = NULL
+                    WHERE channelId = ? AND userId = ? AND handOffSince IS NULL
+                    """, arguments: [stamp, key.channelId, key.userId])
+            return db.changesCount == 1
+        }
+    }
+
+    /// The conversations handed to live agents, oldest first.
+    public func agentQueue() async throws -> [QueuedConversation] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(ConversationRow.columns), channelId, userId FROM conversation
+                    WHERE handOffSince IS NOT NULL ORDER BY handOffSince, channelId, userId
+                    """
+            ).compactMap { row in
+                let key = ConversationKey(channelId: row[ConversationRow.count], userId: row[ConversationRow.count + 1])
+                return ConversationRow(row).conversation(for: key).handOff.map {
+                    QueuedConversation(key: key, handOff: $0)
+                }
+            }
+        }
+    }
+
+    /// Gives a waiting conversation (or one the same agent has) to `agent`.
+    public func assign(_ key: ConversationKey, to agent: AgentSession) async throws {
+        let agentText = agent.jsonValue.jsonString()
+        try await handOffWrite(key) { db in
+            guard let handOff = try Self.existingConversation(for: key, in: db)?.handOff else {
+                throw ParleyError(.agentNoSuchConversation, "\(key) is not handed to agents")
+            }
+            guard handOff.agent == nil || handOff.agent?.name == agent.name else {
+                throw ParleyError(.agentConversationTaken, "another agent has \(key)")
+            }
+            try db.execute(
+                sql: "UPDATE conversation SET handOffAgent = ? WHERE channelId = ? AND userId = ?",
+                arguments: [agentText, key.channelId, key.userId])
+        }
+    }
+
+    /// Puts the conversations of the agent named `name` back in the queue.
+    public func unassign(agentNamed name: String) async throws -> [ConversationKey] {
+        let keys = try await agentQueue().filter { $0.handOff.agent?.name == name }.map(\.key)
+        for key in keys {
+            try await handOffWrite(key) { db in
+                try db.execute(
+                    sql: "UPDATE conversation SET handOffAgent = NULL WHERE channelId = ? AND userId = ?",
+                    arguments: [key.channelId, key.userId])
+            }
+        }
+        return keys
+    }
+
+    /// Ends the conversation's hand-off; what it was.
+    public func endHandOff(_ key: ConversationKey) async throws -> AgentHandOff? {
+        try await handOffWrite(key) { db in
+            let handOff = try Self.existingConversation(for: key, in: db)?.handOff
+            try db.execute(
+                sql: """
+                    UPDATE conversation SET handOffSince = NULL, handOffAgent = NULL WHERE channelId = ? AND userId = ?
+                    """, arguments: [key.channelId, key.userId])
+            return handOff
+        }
+    }
+
+    /// A write that changes the conversation's hand-off, which the pending-inputs cache then forgets.
+    private func handOffWrite<T: Sendable>(
+        _ key: ConversationKey, _ updates: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        let cache = cache
+        return try await write(updates, committed: { _ in cache.forget(key) })
+    }
+
     /// A conversation's columns, read by position (a name is looked up case-insensitively at every access); its
     /// state is parsed after the read.
     private struct ConversationRow {
         static let columns = """
             conversation.id, conversation.state, conversation.lastSequence, conversation.lastOutbound, \
-            conversation.updatedAt
+            conversation.updatedAt, conversation.handOffSince, conversation.handOffAgent
             """
-        static let count = 5
+        static let count = 7
 
         var id: Int64
         var state: String
         var lastSequence: Int
         var lastOutbound: Int
         var updatedAt: Double
+        var handOffSince: Double?
+        var handOffAgent: String?
 
         init(_ row: Row) {
             (id, state, lastSequence, lastOutbound, updatedAt) = (row[0], row[1], row[2], row[3], row[4])
+            (handOffSince, handOffAgent) = (row[5], row[6])
         }
 
         func conversation(for key: ConversationKey) -> StoredConversation {
             StoredConversation(
                 id: id, key: key, storedState: state, lastSequence: lastSequence, lastOutbound: lastOutbound,
-                updatedAt: Date(timeIntervalSince1970: updatedAt))
+                updatedAt: Date(timeIntervalSince1970: updatedAt), handOffSince: handOffSince,
+                handOffAgent: handOffAgent)
         }
     }
 

@@ -186,6 +186,81 @@ struct ConversationStoreConformanceTests {
     }
 
     @Test(arguments: StoreKind.allCases)
+    func anInputIsAnsweredOnceWhoeverAnswersIt(kind: StoreKind) async throws {
+        try await kind.withStore { store, reopen in
+            _ = try await store.receive(Self.text("one"), for: Self.key, at: Self.date)
+            let conversation = try await store.conversation(for: Self.key)
+            _ = try await store.answer(
+                1, with: [Self.reply("a")], state: conversation.state, in: conversation, at: Self.date)
+            // A second answer to the same input (another node's, in a cluster) stores nothing.
+            let error = await #expect(throws: ParleyError.self) {
+                try await store.answer(
+                    1, with: [Self.reply("b")], state: conversation.state, in: conversation, at: Self.date)
+            }
+            #expect(error?.code == .storeInputAnswered)
+            #expect(try await store.messages(for: Self.key, after: .sequence(0)).map(\.sequence) == [1, 2])
+            #expect(try await store.conversation(for: Self.key).lastOutbound == 1)
+
+            // Two stores on the same data (two nodes) answering one input at once: exactly one answer is stored.
+            guard let reopen else { return }
+            _ = try await store.receive(Self.text("two"), for: Self.key, at: Self.date)
+            let now = try await store.conversation(for: Self.key)
+            @Sendable func answers(_ node: any ConversationStore, _ text: String) async -> Bool {
+                (try? await node.answer(3, with: [Self.reply(text)], state: now.state, in: now, at: Self.date)) != nil
+            }
+            try await reopen { other in
+                async let first = answers(store, "x")
+                async let second = answers(other, "y")
+                #expect(await [first, second].filter { $0 }.count == 1)
+            }
+            #expect(try await store.messages(for: Self.key, after: .sequence(3)).count == 1)
+            #expect(try await store.pending(for: Self.key)?.inputs == [])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theAgentsQueueIsKeptWithTheConversation(kind: StoreKind) async throws {
+        try await kind.withStore { store, reopen in
+            let bob = ConversationKey(channelId: "web", userId: "bob")
+            let ann = AgentSession(name: "Ann", avatarImage: "https://example.com/ann.png")
+            #expect(try await store.queueForAgents(Self.key, at: Self.date))
+            #expect(try await !store.queueForAgents(Self.key, at: Self.date.addingTimeInterval(9)), "queued once")
+            #expect(try await store.queueForAgents(bob, at: Self.date.addingTimeInterval(1)))
+            #expect(try await store.agentQueue().map(\.key) == [Self.key, bob], "oldest first")
+            #expect(try await store.conversation(for: Self.key).handOff == AgentHandOff(since: Self.date))
+
+            try await store.assign(Self.key, to: ann)
+            try await store.assign(Self.key, to: AgentSession(name: "Ann"))  // the same agent again, from a new console
+            let taken = await #expect(throws: ParleyError.self) {
+                try await store.assign(Self.key, to: AgentSession(name: "Bea"))
+            }
+            #expect(taken?.code == .agentConversationTaken)
+            let missing = await #expect(throws: ParleyError.self) {
+                try await store.assign(ConversationKey(channelId: "web", userId: "nobody"), to: ann)
+            }
+            #expect(missing?.code == .agentNoSuchConversation)
+            // The read before each answer sees who has the conversation.
+            _ = try await store.receive(Self.text("hello"), for: Self.key, at: Self.date)
+            #expect(try await store.pending(for: Self.key)?.conversation.handOff?.agent?.name == "Ann")
+
+            if let reopen {
+                try await reopen { other in
+                    let queue = try await other.agentQueue()
+                    #expect(queue.first?.handOff.agent?.name == "Ann", "kept across restarts")
+                }
+            }
+            #expect(try await store.unassign(agentNamed: "Ann") == [Self.key])
+            #expect(try await store.agentQueue().map(\.handOff.agent) == [nil, nil])
+            try await store.assign(Self.key, to: ann)
+            let ended = try await store.endHandOff(Self.key)
+            #expect(ended?.agent?.name == "Ann")
+            #expect(try await store.endHandOff(Self.key) == nil)
+            #expect(try await store.pending(for: Self.key)?.conversation.handOff == nil)
+            #expect(try await store.agentQueue().map(\.key) == [bob])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func anAnswerForAConversationThatDoesNotExistFails(kind: StoreKind) async throws {
         try await kind.withStore { store, _ in
             var ghost = try await store.conversation(for: Self.key)

@@ -1,0 +1,139 @@
+public import Logging
+public import ParleyServer
+import PostgresNIO
+import ServiceLifecycle
+
+/// The nodes of a `parley serve` cluster on one PostgreSQL database: hints by `LISTEN`/`NOTIFY`, turns by advisory
+/// locks (`docs/deploy.md`, "Cluster").
+///
+/// Each node keeps one connection of its own, beside the store's pool. On it the node listens on the channel
+/// ``channel`` and takes session-level advisory locks, one per conversation it is answering
+/// (`pg_try_advisory_lock` on a 64-bit hash of the conversation's key). When the node dies, the database ends its
+/// session and its locks go with it: another node can answer the conversation at once, and finds the inputs the dead
+/// node left pending (``ChatHub/recoverPendingInputs()``, every ``ServerConfiguration/pendingInputSweepInterval``).
+/// Should a node lose its connection mid-turn and another take the turn, the store's fence
+/// (``ParleyError/Code/storeInputAnswered``) keeps the first answer only.
+///
+/// Announcements go through the pool as `pg_notify` after the data they announce is committed; a notification
+/// carries ids and numbers only (the rows are the truth). When the node's connection drops, it connects again with
+/// back-off (100 ms doubling to 5 s) and announces ``ClusterEvent/resynchronize`` to itself, since it may have missed
+/// notifications meanwhile.
+public actor PostgresCluster: Cluster {
+    /// The notification channel every node listens on.
+    public static let channel = "parley_events"
+
+    /// What the nodes announce, this node's own announcements included.
+    public nonisolated let events: AsyncStream<ClusterEvent>
+    private let continuation: AsyncStream<ClusterEvent>.Continuation
+    private let configuration: PostgresStoreConfiguration
+    private let client: PostgresClient
+    private let logger: Logger
+    /// The node's own connection, while it is open, and how many times it was opened.
+    private var connection: PostgresConnection?
+    private var generation = 0
+    /// The conversations whose turns the node holds, with the generation of the connection that took the lock.
+    private var held: [ConversationKey: Int] = [:]
+
+    /// A cluster on the database of `store`, which was opened with `configuration`.
+    public init(
+        store: PostgresConversationStore, configuration: PostgresStoreConfiguration,
+        logger: Logger = Logger(label: "parley.cluster")
+    ) {
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        self.configuration = configuration
+        self.client = store.client
+        self.logger = logger
+    }
+
+    /// Keeps the node's connection open and listening until the task is cancelled or the service group stops.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await self.listen()
+        }
+        continuation.finish()
+    }
+
+    private func listen() async {
+        var delay = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                let opened = try await PostgresConnection.connect(
+                    configuration: configuration.connectionConfiguration(), id: generation, logger: logger)
+                generation += 1
+                connection = opened
+                try await opened.listen(on: Self.channel) { notifications in
+                    delay = .milliseconds(100)
+                    // Whatever was announced while the node did not listen is found by catching up.
+                    continuation.yield(.resynchronize)
+                    for try await notification in notifications {
+                        guard let json = try? JSONValue(parsing: notification.payload),
+                            let event = ClusterEvent(json: json)
+                        else { continue }
+                        continuation.yield(event)
+                    }
+                }
+            } catch {
+                if !Task.isCancelled {
+                    logger.warning(
+                        "the cluster connection to PostgreSQL failed, connecting again in \(delay): \(error)")
+                }
+            }
+            let closing = connection
+            connection = nil
+            held = [:]
+            try? await closing?.close()
+            guard (try? await Task.sleep(for: delay)) != nil else { break }
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+
+    /// Tells every node, this one included, by `pg_notify`. An event too long for a notification (a key of
+    /// kilobytes) goes as ``ClusterEvent/resynchronize``.
+    public func announce(_ event: ClusterEvent) async {
+        var payload = event.jsonValue.jsonString()
+        if payload.utf8.count > 7_900 { payload = ClusterEvent.resynchronize.jsonValue.jsonString() }
+        do {
+            try await client.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
+        } catch {
+            logger.warning("cannot announce a change to the cluster: \(String(reflecting: error))")
+        }
+    }
+
+    /// Takes the conversation's advisory lock on the node's connection, without waiting; false while another node
+    /// holds it or while the node has no connection.
+    public func claimTurns(of key: ConversationKey) async -> Bool {
+        guard let connection else { return false }
+        let taken = generation
+        do {
+            let rows = try await connection.query(
+                "SELECT pg_try_advisory_lock(\(Self.lockKey(for: key)))", logger: logger)
+            for try await locked in rows.decode(Bool.self) where locked {
+                held[key] = taken
+                return true
+            }
+        } catch {
+            logger.warning("cannot claim the turns of \(key): \(String(reflecting: error))")
+        }
+        return false
+    }
+
+    /// Lets go of the conversation's advisory lock, if the connection that took it is still open.
+    public func releaseTurns(of key: ConversationKey) async {
+        guard let taken = held.removeValue(forKey: key), taken == generation, let connection else { return }
+        do {
+            try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey(for: key)))", logger: logger)
+        } catch {
+            logger.warning("cannot release the turns of \(key): \(String(reflecting: error))")
+        }
+    }
+
+    /// The advisory lock of a conversation: FNV-1a over `channelId`, a unit separator and `userId` (stable across
+    /// processes and versions, unlike `Hasher`).
+    static func lockKey(for key: ConversationKey) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in Array(key.channelId.utf8) + [0x1F] + Array(key.userId.utf8) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return Int64(bitPattern: hash)
+    }
+}

@@ -1,0 +1,52 @@
+import Logging
+import ServiceLifecycle
+
+extension ChatHub {
+    /// Acts on what a node of the cluster announced (this node's own announcements come back too, and change
+    /// nothing: its sockets have those messages).
+    func heard(_ event: ClusterEvent) async {
+        switch event {
+        case .messages(let key, let outbound):
+            heard(key, upTo: outbound)
+        case .userInput(let key, let sequence):
+            await heardUserInput(sequence, of: key)
+        case .toAgent(let name, let frame):
+            writeToAgents(named: name, frame)
+        case .toUser(let key, let frame):
+            await broadcast(unstoredText: frame, to: key)
+        case .agentQueue:
+            await publishQueue()
+        case .resynchronize:
+            catchUpEverySocket()
+            await publishQueue()
+            await recoverPendingInputs()
+        }
+    }
+}
+
+/// Runs a node's part of the cluster: acts on what the nodes announce, and looks for inputs that no node answers
+/// (their node died mid-turn) every ``sweepInterval``.
+struct ClusterListener: Service {
+    let hub: ChatHub
+    let cluster: any Cluster
+    let clock: ServerClock
+    /// How often the node looks for inputs left pending by a node that died.
+    let sweepInterval: Duration
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await event in cluster.events {
+                        await hub.heard(event)
+                    }
+                }
+                group.addTask {
+                    while (try? await clock.sleep(for: sweepInterval)) != nil {
+                        await hub.recoverPendingInputs()
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import ParleyServerTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Several real `parley serve` processes on one real PostgreSQL database, behind a real nginx running the
+/// repository's `deploy/nginx/parley.conf`: users on different nodes share one conversation, a drained node sends its
+/// sockets elsewhere, and nodes killed with SIGKILL (and the database restarted) lose and repeat nothing.
+@Suite(
+    "A cluster of parley serve nodes behind nginx", .serialized, .timeLimit(.minutes(6)),
+    .enabled(if: Nginx.isInstalled, "needs nginx (scripts/test installs it)"))
+struct ClusterTests {
+    static let channels = #"{"channels": [{"id": "echo", "skill": "echo"}]}"#
+    /// What a user reads when the database is away for a moment.
+    static let databaseNotices: Set = [
+        "the server could not answer this message; it is kept",
+        "the server could not store this message; send it again",
+    ]
+
+    /// Starts a node on `database` with a data folder of its own.
+    static func node(_ database: ClusterDatabase, port: Int = 0, data: URL, config: String) async throws
+        -> ServerProcess
+    {
+        try await ServerProcess.start(
+            ["--port", "\(port)", "--data", data.path, "--config", config, "--database", database.url])
+    }
+
+    /// A client of `user` on the echo channel at `port`, quick to notice a dead node and to reconnect.
+    static func client(port: Int, user: String) -> ChatClient {
+        var configuration = ChatClient.Configuration(
+            url: URL(string: "http://127.0.0.1:\(port)")!, channelId: "echo", userId: user)
+        configuration.storageFolder = temporaryDataFolder("cluster-client")
+        configuration.heartbeatInterval = .milliseconds(500)
+        configuration.pongTimeout = .seconds(1)
+        configuration.connectionTimeout = .seconds(3)
+        configuration.sequenceGapTimeout = .milliseconds(200)
+        configuration.maxSendAttempts = 10_000
+        configuration.reconnect = .init(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(250))
+        return ChatClient(configuration: configuration)
+    }
+
+    /// The skill's texts a client received, and the texts of its messages the server acknowledged.
+    actor Inbox {
+        private(set) var replies: [String] = []
+        private(set) var acknowledged: [String] = []
+        private var task: Task<Void, Never>?
+
+        func collect(_ client: ChatClient) async {
+            let events = await client.events()
+            task = Task {
+                for await event in events {
+                    switch event {
+                    case .messageReceived(let message):
+                        if let text = message.payload.text { self.reply(text) }
+                    case .deliveryChanged(let message) where message.delivery == .acknowledged:
+                        if let text = message.payload.text { self.acknowledge(text) }
+                    default: break
+                    }
+                }
+            }
+        }
+
+        private func reply(_ text: String) { replies.append(text) }
+
+        /// The replies to `user`'s own messages (their texts start with the user id), in order.
+        func replies(of user: String) -> [String] { replies.filter { $0.hasPrefix(user + " ") } }
+        private func acknowledge(_ text: String) { acknowledged.append(text) }
+
+        func stop() { task?.cancel() }
+
+        /// Returns once `count` replies arrived; throws when `timeout` passes first.
+        func wait(for count: Int, _ what: String, within timeout: Duration = .seconds(30)) async throws {
+            let deadline = ContinuousClock.now + timeout
+            while replies.count < count {
+                guard ContinuousClock.now < deadline else {
+                    throw ServerProcess.Failure(description: "\(what): \(replies.count) of \(count) within \(timeout)")
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+    }
+
+    @Test func usersOnDifferentNodesShareOneConversationAndEveryNodeHasTheSameTranscript() async throws {
+        let database = try ClusterDatabase()
+        defer { database.drop() }
+        let config = try configurationFile(Self.channels)
+        var nodes: [ServerProcess] = []
+        var ports: [Int] = []
+        for _ in 0..<3 {
+            let node = try await Self.node(database, data: temporaryDataFolder("cluster-node"), config: config)
+            nodes.append(node)
+            ports.append(try await node.listeningPort())
+        }
+        let nginx = try await Nginx(port: try freePort(), nodes: ports)
+        defer { nginx.stop() }
+
+        // One user with a socket on node 1, one on node 2, and one through nginx (on any node).
+        let user = "ada-\(UUID().uuidString.prefix(8))"
+        let clients = [ports[0], ports[1], nginx.port].map { Self.client(port: $0, user: user) }
+        var inboxes: [Inbox] = []
+        for client in clients {
+            let inbox = Inbox()
+            await inbox.collect(client)
+            try await client.initialize()
+            inboxes.append(inbox)
+        }
+        let texts = ["from node 1", "from node 2", "through nginx"]
+        for (index, text) in texts.enumerated() {
+            try await clients[index].send(text: text)
+            // The reply, stored by whichever node answered, reaches the user's sockets on every node.
+            for inbox in inboxes { try await inbox.wait(for: index + 1, "replies to \"\(text)\"") }
+        }
+        for inbox in inboxes {
+            #expect(await inbox.replies == texts)
+            await inbox.stop()
+        }
+        for client in clients { await client.destroy() }
+
+        // Read again from each node: the same transcript, in the same order.
+        for port in ports {
+            let transcript = try await RawChat.transcript(port: port, channel: "echo", user: user, count: texts.count)
+            #expect(transcript == texts, "the transcript from port \(port)")
+        }
+        for node in nodes { try await node.stop() }
+    }
+
+    @Test func aDrainedNodeClosesItsSocketsWith1012AndFinishes() async throws {
+        let database = try ClusterDatabase()
+        defer { database.drop() }
+        let config = try configurationFile(Self.channels)
+        let node = try await Self.node(database, data: temporaryDataFolder("cluster-drain"), config: config)
+        let port = try await node.listeningPort()
+        let pid = node.pid
+        let close = try await RawChat.close(port: port, channel: "echo", user: "drained") {
+            _ = kill(pid, SIGTERM)
+        }
+        #expect(close?.code == .serviceRestart, "closed with \(String(describing: close))")
+        #expect(close?.reason?.hasPrefix("server.draining") == true, "\(String(describing: close?.reason))")
+        #expect(try await node.exitStatus(within: .seconds(15)) == 0, "the drained node exits cleanly")
+    }
+
+    /// The cluster's chaos run: users chat through nginx while nodes are killed with SIGKILL and restarted, one is
+    /// drained with SIGTERM, and the database is restarted once. Not one acknowledged message may be lost, answered
+    /// twice or out of order, and every client keeps going through nginx.
+    @Test func nodesKilledDrainedAndTheDatabaseRestartedLoseAndRepeatNothing() async throws {
+        let database = try ClusterDatabase()
+        defer { database.drop() }
+        let config = try configurationFile(Self.channels)
+        let ports = try (0..<3).map { _ in try freePort() }
+        let folders = ports.map { _ in temporaryDataFolder("cluster-chaos") }
+        var nodes: [ServerProcess] = []
+        for (port, folder) in zip(ports, folders) {
+            nodes.append(try await Self.node(database, port: port, data: folder, config: config))
+        }
+        let nginx = try await Nginx(port: try freePort(), nodes: ports)
+        defer { nginx.stop() }
+
+        let users = (1...6).map { "chaos\($0)-\(UUID().uuidString.prefix(6))" }
+        let perUser = 200
+        let clients = users.map { Self.client(port: nginx.port, user: $0) }
+        var inboxes: [Inbox] = []
+        for client in clients {
+            let inbox = Inbox()
+            await inbox.collect(client)
+            try await client.initialize()
+            inboxes.append(inbox)
+        }
+        let sent = users.map { user in (1...perUser).map { "\(user) \(KillChaosTests.text($0))" } }
+        for (client, texts) in zip(clients, sent) {
+            for text in texts { try await client.send(text: text) }
+        }
+
+        // The faults, each once the users together have that many replies: kills, a drain, a database restart.
+        enum Fault { case kill(Int), drain(Int), restartDatabase }
+        var faults: [(at: Int, fault: Fault)] = [
+            (60, .kill(0)), (140, .kill(1)), (220, .restartDatabase), (300, .kill(2)), (380, .kill(1)),
+            (460, .kill(0)), (540, .drain(2)),
+        ]
+        if ClusterDatabase.restartCommand == nil {
+            faults.removeAll { if case .restartDatabase = $0.fault { true } else { false } }
+        }
+        var log: [String] = []
+        let total = users.count * perUser
+        let deadline = ContinuousClock.now + .seconds(240)
+        while true {
+            var replies = 0
+            for (inbox, user) in zip(inboxes, users) { replies += await inbox.replies(of: user).count }
+            if replies >= total { break }
+            guard ContinuousClock.now < deadline else {
+                throw ServerProcess.Failure(description: "\(replies) of \(total) replies after \(log)")
+            }
+            guard let next = faults.first, replies >= next.at else {
+                try await Task.sleep(for: .milliseconds(5))
+                continue
+            }
+            faults.removeFirst()
+            switch next.fault {
+            case .kill(let index):
+                try await nodes[index].kill9()
+                nodes[index] = try await Self.node(database, port: ports[index], data: folders[index], config: config)
+                log.append("SIGKILL node \(index) at \(replies)")
+                FileHandle.standardError.write(Data("cluster chaos: \(log.last ?? "")\n".utf8))
+            case .drain(let index):
+                try await nodes[index].stop()
+                nodes[index] = try await Self.node(database, port: ports[index], data: folders[index], config: config)
+                log.append("SIGTERM node \(index) at \(replies)")
+                FileHandle.standardError.write(Data("cluster chaos: \(log.last ?? "")\n".utf8))
+            case .restartDatabase:
+                if let command = ClusterDatabase.restartCommand {
+                    let url = database.url
+                    try await offloaded { try ClusterDatabase.restart(command, thenReach: url) }
+                    log.append("database restarted at \(replies)")
+                    FileHandle.standardError.write(Data("cluster chaos: \(log.last ?? "")\n".utf8))
+                }
+            }
+        }
+        print("cluster chaos: \(log.joined(separator: ", "))")
+        for client in clients { await client.destroy() }
+        #expect(faults.isEmpty, "every fault happened before the last reply")
+        for (index, inbox) in inboxes.enumerated() {
+            await inbox.stop()
+            let replies = await inbox.replies(of: users[index])
+            let acknowledged = await inbox.acknowledged
+            // Besides the replies, a user may read that the server kept a message it could not store or answer
+            // while the database restarted (and then stored or answered it): nothing else.
+            let notices = Set(await inbox.replies).subtracting(replies)
+            #expect(notices.isSubset(of: Self.databaseNotices), "\(notices)")
+            #expect(acknowledged == sent[index], "\(users[index]): every message acknowledged once, in order")
+            #expect(replies == sent[index], "\(users[index]): every message answered once, in order")
+        }
+        for node in nodes { try await node.stop() }
+    }
+}
