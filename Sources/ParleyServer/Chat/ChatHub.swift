@@ -21,6 +21,8 @@ public actor ChatHub {
     let logger: Logger
     /// The server's clock: the dates of stored messages and of `createdOn`, and each turn's `SkillContext/now`.
     let clock: ServerClock
+    /// Counts the errors the hub sends on its own (``ServerMetrics/errors``).
+    let metrics: ServerMetrics
 
     /// An open socket, and whether it speaks Parley's extension (gets `sequence` numbers).
     private struct Socket {
@@ -43,10 +45,12 @@ public actor ChatHub {
     ///   - channels: The channels, for their session expiry.
     ///   - logger: Where to log.
     ///   - clock: The server's clock (``ServerConfiguration/clock``).
+    ///   - metrics: Where the errors the hub sends are counted.
     public init(
         store: any ConversationStore, skills: [String: any Skill], channels: [ChannelConfiguration], logger: Logger,
-        clock: ServerClock = .system
+        clock: ServerClock = .system, metrics: ServerMetrics = ServerMetrics()
     ) {
+        self.metrics = metrics
         self.store = store
         self.skills = skills
         self.channels = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -167,6 +171,7 @@ public actor ChatHub {
             } catch {
                 logger.error("conversation \(key) failed: \(error)")
                 let failure = ParleyError(.internalError, "the server could not answer this message; it is kept")
+                metrics.errorSent(failure.code)
                 await broadcast(unstored: [SkillMessage(payload: .error(failure), userId: key.userId)], to: key)
             }
         }

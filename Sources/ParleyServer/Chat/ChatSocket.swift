@@ -14,6 +14,7 @@ struct ChatSocket {
     let signIns: SignInLimiter
     /// The session secrets of channels that bind user ids to them.
     let sessions: SessionSecrets
+    let metrics: ServerMetrics
     let logger: Logger
 
     /// What the upgrade request said, and who asked.
@@ -144,8 +145,10 @@ struct ChatSocket {
         let outbox = SocketOutbox(
             writer: outbound, connection: connection.channel,
             limit: max(configuration.socketBufferLimit, 2 * configuration.maxFrameSize),
-            writeTimeout: configuration.socketWriteTimeout, logger: logger)
+            writeTimeout: configuration.socketWriteTimeout, metrics: metrics, logger: logger)
         await hub.attach(socket, to: key, outbox: outbox)
+        metrics.socketOpened(.chat)
+        defer { metrics.socketClosed(.chat) }
         async let writing: Void = outbox.run()
         do {
             while let message = try await messages.next() {
@@ -259,6 +262,7 @@ struct ChatSocket {
             }
         case .state(let state) where state.type == .parley:
             if let hello = ParleyHello(state) {
+                if hello.resumeAfter != nil { metrics.reconnected(channel: key.channelId) }
                 await hub.hello(hello, from: socket, of: key, maxFrameSize: configuration.maxFrameSize)
             }
         case .state:
@@ -285,6 +289,7 @@ struct ChatSocket {
         } catch {
             logger.error("cannot store an input of \(key): \(error)")
             let failure = ParleyError(.internalError, "the server could not store this message; send it again")
+            metrics.errorSent(failure.code)
             return hub.send(SkillMessage(payload: .error(failure), userId: key.userId), to: outbox)
         }
         guard let clientMessageId = input.clientMessageId else { return }
@@ -296,6 +301,7 @@ struct ChatSocket {
     /// Answers a frame that cannot be used with an error payload; the socket stays open.
     private func reject(_ error: ParleyError, _ key: ConversationKey, _ outbox: SocketOutbox) {
         logger.debug("rejected a frame from \(key): \(error)")
+        metrics.errorSent(error.code)
         hub.send(SkillMessage(payload: .error(error), userId: key.userId), to: outbox)
     }
 
@@ -307,6 +313,7 @@ struct ChatSocket {
     private func refuse(_ error: ParleyError, _ outbound: WebSocketOutboundWriter, code: CloseCode? = nil) async throws
     {
         logger.info("refused a socket: \(error)")
+        metrics.errorSent(error.code)
         let closeCode = code ?? CloseCode(for: error.code)
         var reason = "\(error.code): \(error.message)"
         while reason.utf8.count > 123 { reason.removeLast() }
