@@ -3,7 +3,9 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
+import Metrics
 import NIOCore
+import Prometheus
 import ServiceLifecycle
 
 /// Builds the Parley chat server: the chat socket, attachment upload and download, the web chat widget, the agent
@@ -37,26 +39,39 @@ public func buildApplication(
 ) async throws -> ParleyApplication {
     // One data folder, one server: held until the application stops (released last, see DataFolderLock).
     let folderLock = try DataFolderLock(folder: configuration.dataDirectory)
-    let store =
-        try store
-        ?? SQLiteConversationStore(
-            url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"), clock: configuration.clock)
+    let metrics = ServerMetrics(
+        factory: configuration.metricsFactory ?? MetricsSystem.factory, channelIds: configuration.channels.map(\.id))
+    let store = MeasuredConversationStore(
+        base: try store
+            ?? SQLiteConversationStore(
+                url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"), clock: configuration.clock),
+        metrics: metrics)
     // DATA/sessions.sqlite
     let sessions = try SessionSecrets(dataDirectory: configuration.dataDirectory, clock: configuration.clock)
     var skills: [String: any Skill] = [:]
     for channel in configuration.channels {
-        skills[channel.id] = try channel.skill.load()
+        skills[channel.id] = MeasuredSkill(base: try channel.skill.load(), metrics: metrics)
     }
     let hub = ChatHub(
         store: store, skills: skills, channels: configuration.channels, logger: logger, clock: configuration.clock,
-        cluster: cluster)
+        cluster: cluster, metrics: metrics)
     await hub.recoverPendingInputs()
     let signIns = SignInLimiter(limit: configuration.failedSignInsPerMinute, clock: configuration.clock)
     let socket = ChatSocket(
-        configuration: configuration, hub: hub, signIns: signIns, sessions: sessions, logger: logger)
+        configuration: configuration, hub: hub, signIns: signIns, sessions: sessions, metrics: metrics, logger: logger)
 
     let router = Router(context: ChatRequestContext.self)
+    router.add(middleware: CodedErrorMetricsMiddleware(metrics: metrics))
     router.get("/health") { _, _ in "ok" }
+    if let path = configuration.metricsPath {
+        if let prometheus = metrics.factory as? PrometheusMetricsFactory {
+            MetricsRoutes(
+                path: path, token: configuration.metricsToken, registry: prometheus.registry, signIns: signIns
+            ).register(on: router)
+        } else {
+            logger.debug("\(path) is not served: the metrics go to a backend other than Prometheus")
+        }
+    }
     HealthRoutes(store: store, drain: hub.drainSwitch).register(on: router)
     AttachmentRoutes(configuration: configuration, signIns: signIns, sessions: sessions).register(on: router)
     SessionRoutes(configuration: configuration, sessions: sessions).register(on: router)
@@ -72,7 +87,8 @@ public func buildApplication(
             context.request, connection: context.requestContext, inbound: inbound, outbound: outbound)
     }
     if configuration.agentKey != nil {
-        let agentSocket = AgentSocket(configuration: configuration, hub: hub, signIns: signIns, logger: logger)
+        let agentSocket = AgentSocket(
+            configuration: configuration, hub: hub, signIns: signIns, metrics: metrics, logger: logger)
         sockets.ws("/agent/socket") { inbound, outbound, context in
             try await agentSocket.run(connection: context.requestContext, inbound: inbound, outbound: outbound)
         }
@@ -86,7 +102,9 @@ public func buildApplication(
         logger.warning(
             "maxConnections \(asked) is above what the descriptor limit allows; taking \(descriptorLimit) instead")
     }
-    let connections = ConnectionCount(limit: min(configuration.maxConnections ?? descriptorLimit, descriptorLimit))
+    let connections = ConnectionCount(limit: min(configuration.maxConnections ?? descriptorLimit, descriptorLimit)) {
+        metrics.errorSent(.serverBusy, via: .http)
+    }
     let server = HTTPServerBuilder { responder in
         ChatServerChannel(
             base: HTTP1WebSocketUpgradeChannel(
@@ -98,7 +116,11 @@ public func buildApplication(
                         autoPing: .enabled(timePeriod: configuration.webSocketPingInterval),
                         // RFC 6455: a text frame that is not UTF-8 closes the socket with 1007.
                         validateUTF8: true))),
-            refusal: socket.refusalAtUpgrade, connections: connections, headerTimeout: configuration.headerTimeout)
+            refusal: { upgrade in
+                let refusal = socket.refusalAtUpgrade(upgrade)
+                if let refusal { metrics.errorSent(refusal.code, via: .http) }
+                return refusal
+            }, connections: connections, headerTimeout: configuration.headerTimeout)
     }
     var clusterServices: [any Service] = []
     if let cluster {

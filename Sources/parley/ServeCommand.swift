@@ -2,9 +2,11 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import ParleyGMSSimulator
 import ParleyPostgres
 import ParleyServer
+import Prometheus
 
 /// `parley serve`: the reference chat server.
 struct ServeCommand: AsyncParsableCommand {
@@ -15,7 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
             With no options it serves the demo pizza skill on the unauthenticated channel "demo" at \
             127.0.0.1:8080 and keeps conversations in ./.parley-data. Channels come from --config (a JSON file, \
             see docs/skills.md) and from --channel / --auth-channel. With --database (or the configuration \
-            file's "database") conversations are kept in PostgreSQL instead of SQLite; see docs/server.md.
+            file's "database") conversations are kept in PostgreSQL instead of SQLite; see docs/server.md. \
+            Metrics are served in Prometheus's format at /metrics, to loopback clients unless --metrics-token is \
+            given; see docs/deploy.md, "Metrics".
             """
     )
 
@@ -25,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
         let (configuration, database) = try server.configuration()
         var logger = Logger(label: "parley")
         logger.logLevel = server.verbose ? .debug : .info
+        // The process's metrics backend: the server's metrics and those of the libraries it runs on, served at
+        // --metrics-path. Once per process; `parley serve` runs once.
+        MetricsSystem.bootstrap(PrometheusMetricsFactory())
         guard let database else {
             try await serve(
                 configuration, store: nil, cluster: nil, storage: "data in \(configuration.dataDirectory.path)", logger)
@@ -114,6 +121,19 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "How many failed sign-ins one address may make per minute (default 20).")
     var failedSignInsPerMinute: Int?
 
+    @Option(help: "Where to serve the metrics in Prometheus's format (default /metrics; see docs/deploy.md).")
+    var metricsPath: String?
+
+    @Flag(help: "Serve no metrics.")
+    var noMetrics = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The bearer token reading the metrics needs (default: loopback clients only).",
+            discussion: "Also PARLEY_METRICS_TOKEN in the environment, which keeps it out of the process list.",
+            valueName: "token"))
+    var metricsToken: String?
+
     func validate() throws {
         if authChannel != nil, secret?.isEmpty ?? true {
             throw ValidationError("--auth-channel needs --secret")
@@ -124,6 +144,12 @@ struct ServerOptions: ParsableArguments {
         if let failedSignInsPerMinute, failedSignInsPerMinute < 1 {
             throw ValidationError("--failed-sign-ins-per-minute must be at least 1")
         }
+        if let metricsPath, !metricsPath.hasPrefix("/") {
+            throw ValidationError("--metrics-path must start with /")
+        }
+        if metricsToken?.isEmpty == true {
+            throw ValidationError("--metrics-token must not be empty")
+        }
     }
 
     /// The server's configuration, and the database URL (`--database`, else the configuration file's `database`;
@@ -132,12 +158,14 @@ struct ServerOptions: ParsableArguments {
         var configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true))
         var fileDatabase: String?
+        var file: ServerConfigurationFile?
         if let config {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: config))
             do {
-                let file = try ServerConfigurationFile(decoding: bytes)
-                configuration.channels = file.channels
-                fileDatabase = file.database
+                let decoded = try ServerConfigurationFile(decoding: bytes)
+                configuration.channels = decoded.channels
+                fileDatabase = decoded.database
+                file = decoded
             } catch {
                 throw ValidationError("\(config): \(error)")
             }
@@ -154,6 +182,16 @@ struct ServerOptions: ParsableArguments {
         if let headerTimeout { configuration.headerTimeout = headerTimeout.duration }
         if let idleTimeout { configuration.idleTimeout = idleTimeout.duration }
         if let failedSignInsPerMinute { configuration.failedSignInsPerMinute = failedSignInsPerMinute }
+        // The command line, then the environment (the token), then the file.
+        if noMetrics {
+            configuration.metricsPath = nil
+        } else if let path = metricsPath ?? file?.metricsPath {
+            configuration.metricsPath = path.isEmpty ? nil : path
+        }
+        let environmentToken = ProcessInfo.processInfo.environment["PARLEY_METRICS_TOKEN"].flatMap {
+            $0.isEmpty ? nil : $0
+        }
+        configuration.metricsToken = metricsToken ?? environmentToken ?? file?.metricsToken
         if configuration.channels.isEmpty {
             configuration.channels = [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference)]
         }
@@ -186,6 +224,10 @@ struct ServerOptions: ParsableArguments {
         }
         if gms {
             lines.append("  GMS simulator: http://\(configuration.host):\(port)/genesys (Bayeux at /genesys/cometd)")
+        }
+        if let metricsPath = configuration.metricsPath {
+            let who = configuration.metricsToken == nil ? "loopback clients only" : "with the metrics token"
+            lines.append("  metrics: http://\(configuration.host):\(port)\(metricsPath) (Prometheus, \(who))")
         }
         if configuration.servesWidget {
             lines.append("  web chat: http://\(configuration.host):\(port)/ (docs/widget.md)")

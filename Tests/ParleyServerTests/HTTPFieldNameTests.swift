@@ -10,5 +10,8 @@ struct HTTPFieldNameTests {
         #expect(HTTPField.Name.xFrameOptions.rawName == "X-Frame-Options")
         #expect(HTTPField.Name.referrerPolicy.rawName == "Referrer-Policy")
         #expect(HTTPField.Name.parleySessionSecret.canonicalName == "x-parley-session-secret")
+        #expect(HTTPField.Name.forwarded.canonicalName == "forwarded")
+        #expect(HTTPField.Name.xForwardedFor.canonicalName == "x-forwarded-for")
+        #expect(HTTPField.Name.xRealIP.canonicalName == "x-real-ip")
     }
 }

@@ -16,6 +16,7 @@ struct AgentSocket: Sendable {
     let hub: ChatHub
     /// Failed sign-ins per address, shared with the chat sockets: a guessed agent key is refused after a few tries.
     let signIns: SignInLimiter
+    let metrics: ServerMetrics
     let logger: Logger
 
     func run(
@@ -26,7 +27,7 @@ struct AgentSocket: Sendable {
         let clock = configuration.clock
         let timer = Task { () -> Bool in
             do { try await clock.sleep(for: timeout) } catch { return false }
-            await Self.refuse(ParleyError(.authRequired, "no auth frame within \(timeout)"), outbound)
+            await refuse(ParleyError(.authRequired, "no auth frame within \(timeout)"), outbound)
             return true
         }
         let first = try await messages.next(isolation: #isolation)
@@ -36,7 +37,7 @@ struct AgentSocket: Sendable {
         switch authenticate(first, peer: connection.peer) {
         case .success(let agent): details = agent
         case .failure(let error):
-            await Self.refuse(error, outbound)
+            await refuse(error, outbound)
             while try await messages.next(isolation: #isolation) != nil {}
             return
         }
@@ -45,15 +46,18 @@ struct AgentSocket: Sendable {
         let outbox = SocketOutbox(
             writer: outbound, connection: connection.channel,
             limit: max(configuration.socketBufferLimit, 2 * configuration.maxFrameSize),
-            writeTimeout: configuration.socketWriteTimeout, logger: logger)
+            writeTimeout: configuration.socketWriteTimeout, metrics: metrics, logger: logger)
         outbox.send(JSONValue.object(["type": "welcome", "agent": details.jsonValue]).jsonString())
         await hub.attachAgent(id, details: details, outbox: outbox)
+        metrics.socketOpened(.agent)
+        defer { metrics.socketClosed(.agent) }
         async let writing: Void = outbox.run()
         do {
             while let message = try await messages.next(isolation: #isolation) {
                 do throws(ParleyError) {
                     try await handle(message, agent: id, outbox: outbox)
                 } catch {
+                    metrics.errorSent(error.code)
                     outbox.send(JSONValue.object(["type": "error", "error": error.jsonValue]).jsonString())
                 }
             }
@@ -123,7 +127,8 @@ struct AgentSocket: Sendable {
         }
     }
 
-    private static func refuse(_ error: ParleyError, _ outbound: WebSocketOutboundWriter) async {
+    private func refuse(_ error: ParleyError, _ outbound: WebSocketOutboundWriter) async {
+        metrics.errorSent(error.code)
         try? await outbound.write(.text(JSONValue.object(["type": "error", "error": error.jsonValue]).jsonString()))
         var reason = error.message
         while reason.utf8.count > 123 { reason.removeLast() }

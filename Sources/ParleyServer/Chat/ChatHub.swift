@@ -30,6 +30,8 @@ public actor ChatHub {
     let logger: Logger
     /// The server's clock: the dates of stored messages and of `createdOn`, and each turn's `SkillContext/now`.
     let clock: ServerClock
+    /// Counts the errors the hub sends on its own (``ServerMetrics/errors``).
+    let metrics: ServerMetrics
 
     /// An open socket, and whether it speaks Parley's extension (gets `sequence` numbers).
     struct Socket {
@@ -62,10 +64,12 @@ public actor ChatHub {
     ///   - logger: Where to log.
     ///   - clock: The server's clock (``ServerConfiguration/clock``).
     ///   - cluster: The other nodes on the same store; nil for a single server.
+    ///   - metrics: Where the errors the hub sends are counted.
     public init(
         store: any ConversationStore, skills: [String: any Skill], channels: [ChannelConfiguration], logger: Logger,
-        clock: ServerClock = .system, cluster: (any Cluster)? = nil
+        clock: ServerClock = .system, cluster: (any Cluster)? = nil, metrics: ServerMetrics = ServerMetrics()
     ) {
+        self.metrics = metrics
         self.store = store
         self.cluster = cluster
         self.skills = skills
@@ -241,6 +245,7 @@ public actor ChatHub {
             } catch {
                 logger.error("conversation \(key) failed: \(error)")
                 let failure = ParleyError(.internalError, "the server could not answer this message; it is kept")
+                metrics.errorSent(failure.code)
                 await broadcast(unstored: [SkillMessage(payload: .error(failure), userId: key.userId)], to: key)
             }
             await cluster?.releaseTurns(of: key)

@@ -14,6 +14,7 @@ struct ChatSocket {
     let signIns: SignInLimiter
     /// The session secrets of channels that bind user ids to them.
     let sessions: SessionSecrets
+    let metrics: ServerMetrics
     let logger: Logger
 
     /// What the upgrade request said, and who asked.
@@ -146,8 +147,10 @@ struct ChatSocket {
         let outbox = SocketOutbox(
             writer: outbound, connection: connection.channel,
             limit: max(configuration.socketBufferLimit, 2 * configuration.maxFrameSize),
-            writeTimeout: configuration.socketWriteTimeout, logger: logger)
+            writeTimeout: configuration.socketWriteTimeout, metrics: metrics, logger: logger)
         await hub.attach(socket, to: key, outbox: outbox)
+        metrics.socketOpened(.chat)
+        defer { metrics.socketClosed(.chat) }
         async let writing: Void = outbox.run()
         do {
             while let message = try await messages.next() {
@@ -261,6 +264,7 @@ struct ChatSocket {
             }
         case .state(let state) where state.type == .parley:
             if let hello = ParleyHello(state) {
+                if hello.resumeAfter != nil { metrics.reconnected(channel: key.channelId) }
                 await hub.hello(hello, from: socket, of: key, maxFrameSize: configuration.maxFrameSize)
             }
         case .state:
@@ -287,6 +291,7 @@ struct ChatSocket {
         } catch {
             logger.error("cannot store an input of \(key): \(error)")
             let failure = ParleyError(.internalError, "the server could not store this message; send it again")
+            metrics.errorSent(failure.code)
             hub.send(SkillMessage(payload: .error(failure), userId: key.userId), to: outbox)
             // Closed (1011, not final): the client reconnects and sends again what was not acknowledged; without
             // the close a client waiting for the acknowledgement would wait for a reconnect that never comes.
@@ -302,6 +307,7 @@ struct ChatSocket {
     /// Answers a frame that cannot be used with an error payload; the socket stays open.
     private func reject(_ error: ParleyError, _ key: ConversationKey, _ outbox: SocketOutbox) {
         logger.debug("rejected a frame from \(key): \(error)")
+        metrics.errorSent(error.code)
         hub.send(SkillMessage(payload: .error(error), userId: key.userId), to: outbox)
     }
 
@@ -313,6 +319,7 @@ struct ChatSocket {
     private func refuse(_ error: ParleyError, _ outbound: WebSocketOutboundWriter, code: CloseCode? = nil) async throws
     {
         logger.info("refused a socket: \(error)")
+        metrics.errorSent(error.code)
         let closeCode = code ?? CloseCode(for: error.code)
         var reason = "\(error.code): \(error.message)"
         while reason.utf8.count > 123 { reason.removeLast() }

@@ -49,6 +49,8 @@ final class SocketOutbox: Sendable {
     private let connection: any Channel
     private let writeTimeout: TimeAmount
     private let logger: Logger
+    /// Counts the close frames queued (``ServerMetrics/errors``).
+    private let metrics: ServerMetrics
     private let state = NIOLockedValueBox(State())
 
     /// Creates the outbox of a socket.
@@ -57,10 +59,13 @@ final class SocketOutbox: Sendable {
     ///   - connection: The socket's connection, closed when a write is stuck.
     ///   - limit: The most bytes queued (``ServerConfiguration/socketBufferLimit``).
     ///   - writeTimeout: How long one write may take (``ServerConfiguration/socketWriteTimeout``).
+    ///   - metrics: Where the close frames queued are counted.
     ///   - logger: Where to log a socket closed as too slow.
     init(
-        writer: WebSocketOutboundWriter, connection: any Channel, limit: Int, writeTimeout: Duration, logger: Logger
+        writer: WebSocketOutboundWriter, connection: any Channel, limit: Int, writeTimeout: Duration,
+        metrics: ServerMetrics, logger: Logger
     ) {
+        self.metrics = metrics
         self.writer = writer
         self.connection = connection
         self.limit = limit
@@ -93,6 +98,7 @@ final class SocketOutbox: Sendable {
         }
         wake?.resume()
         if overflowed {
+            metrics.errorSent(.socketTooSlow)
             logger.info("closing a socket that fell \(limit) bytes behind")
             // The close frame waits behind a write that may never finish: the connection goes after a moment anyway.
             let connection = connection
@@ -123,13 +129,14 @@ final class SocketOutbox: Sendable {
 
     /// Queues a close frame for `error` after what is queued; nothing is queued after it.
     func close(_ error: ParleyError) {
-        let wake = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
-            guard !state.closed, !state.finishing else { return nil }
+        let (queued, wake) = state.withLockedValue { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard !state.closed, !state.finishing else { return (false, nil) }
             state.items.append(.close(error))
             state.finishing = true
             defer { state.writer = nil }
-            return state.writer
+            return (true, state.writer)
         }
+        if queued { metrics.errorSent(error.code) }
         wake?.resume()
     }
 

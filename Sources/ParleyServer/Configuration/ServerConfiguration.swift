@@ -1,3 +1,4 @@
+public import CoreMetrics
 public import Foundation
 
 /// Everything `parley serve` needs: where to listen, where to keep data, and the channels.
@@ -36,6 +37,19 @@ public struct ServerConfiguration: Sendable {
     /// On a graceful stop, how long the node waits for its sockets to close after telling them to reconnect
     /// elsewhere (``ParleyApplication``), before it stops the server anyway. Default 10 seconds.
     public var drainTimeout: Duration = .seconds(10)
+
+    // MARK: Metrics (docs/deploy.md, "Metrics")
+
+    /// Where the server's metrics (``ServerMetrics``) go. `nil` (the default): `MetricsSystem.factory`, the backend
+    /// the process bootstrapped (`parley serve` bootstraps Prometheus; without a bootstrap they go nowhere). A test
+    /// gives a `PrometheusMetricsFactory` on a registry of its own, since a process bootstraps only once.
+    public var metricsFactory: (any MetricsFactory)?
+    /// The path that serves the metrics in Prometheus's text format when they go to a `PrometheusMetricsFactory`;
+    /// `nil` serves none (the metrics are still recorded). Default `/metrics`.
+    public var metricsPath: String? = "/metrics"
+    /// The bearer token that reading ``metricsPath`` needs (`Authorization: Bearer <token>`). `nil` (the default):
+    /// only a loopback client that is no reverse proxy may read it (docs/security.md).
+    public var metricsToken: String?
 
     // MARK: Limits against hostile or broken peers (docs/security.md)
 

@@ -4,16 +4,27 @@
 /// `maxTokenExpiryMinutes`, `sessionExpiryMinutes`, `allowedOrigins`, `skill` and `enabled`
 /// (see ``ChannelConfiguration``). `database`, optional, is the PostgreSQL URL conversations are kept in
 /// (`parley serve --database`, which wins over it; see docs/server.md); without it they are kept in SQLite.
+/// `metricsPath` and `metricsToken`, optional, are ``ServerConfiguration/metricsPath`` (`""` serves no metrics) and
+/// ``ServerConfiguration/metricsToken`` (docs/deploy.md, "Metrics"); the command line's options win over them.
 public struct ServerConfigurationFile: JSONConvertible {
     /// The channels, in order.
     public var channels: [ChannelConfiguration]
     /// The database URL, `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`; nil for SQLite in the data folder.
     public var database: String?
+    /// The path that serves the metrics; nil for the default (`/metrics`), `""` for none.
+    public var metricsPath: String?
+    /// The bearer token reading the metrics needs; nil for loopback clients only.
+    public var metricsToken: String?
 
     /// Creates a file's content.
-    public init(channels: [ChannelConfiguration], database: String? = nil) {
+    public init(
+        channels: [ChannelConfiguration], database: String? = nil, metricsPath: String? = nil,
+        metricsToken: String? = nil
+    ) {
         self.channels = channels
         self.database = database
+        self.metricsPath = metricsPath
+        self.metricsToken = metricsToken
     }
 
     /// Decodes `{"channels": [ … ]}`; channel ids must be unique.
@@ -21,6 +32,16 @@ public struct ServerConfigurationFile: JSONConvertible {
         var reader = try FieldReader(json)
         channels = try reader.required("channels")
         database = try reader.optional("database")
+        metricsPath = try reader.optional("metricsPath")
+        metricsToken = try reader.optional("metricsToken")
+        if let metricsPath, !metricsPath.isEmpty, !metricsPath.hasPrefix("/") {
+            throw ParleyError(
+                .invalidValue, "metricsPath must start with \"/\" (or be \"\" for no metrics)",
+                path: JSONPath([.key("metricsPath")]))
+        }
+        if metricsToken?.isEmpty == true {
+            throw ParleyError(.invalidValue, "metricsToken must not be empty", path: JSONPath([.key("metricsToken")]))
+        }
         var seen: Set<String> = []
         for (index, channel) in channels.enumerated() where !seen.insert(channel.id).inserted {
             throw ParleyError(
@@ -33,6 +54,8 @@ public struct ServerConfigurationFile: JSONConvertible {
     public var jsonValue: JSONValue {
         var object: JSONObject = ["channels": channels.jsonValue]
         if let database { object.append("database", .string(database)) }
+        if let metricsPath { object.append("metricsPath", .string(metricsPath)) }
+        if let metricsToken { object.append("metricsToken", .string(metricsToken)) }
         return .object(object)
     }
 }

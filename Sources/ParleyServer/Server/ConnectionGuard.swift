@@ -14,18 +14,23 @@ final class ConnectionCount: Sendable {
     /// The most connections open at once.
     let limit: Int
     private let open = NIOLockedValueBox(0)
+    /// Called for each connection refused (``ServerMetrics/errors``, `server.busy`).
+    private let refused: @Sendable () -> Void
 
-    init(limit: Int) {
+    init(limit: Int, refused: @escaping @Sendable () -> Void = {}) {
         self.limit = limit
+        self.refused = refused
     }
 
     /// Counts a new connection; false when the server is full (the connection is then refused, not counted).
     func admit() -> Bool {
-        open.withLockedValue { open in
+        let admitted = open.withLockedValue { open in
             guard open < limit else { return false }
             open += 1
             return true
         }
+        if !admitted { refused() }
+        return admitted
     }
 
     /// Forgets a closed connection that ``admit()`` counted.
