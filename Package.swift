@@ -166,6 +166,7 @@ let package = Package(
                 "ParleyPostgres",
                 "ParleyServer",
                 "ParleySpeech",
+                "ParleyUI",
                 "ParleyVoiceFlow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -239,7 +240,7 @@ let package = Package(
             ],
             exclude: ["Peers"]
         ),
-        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyServerTesting"]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyServerTesting", "ParleyUI"]),
         .testTarget(
             name: "ParleyVoiceFlowTests",
             dependencies: ["ParleyVoiceFlow", "ParleySpeech", .product(name: "Logging", package: "swift-log")],
