@@ -11,8 +11,11 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Parley",
-    // macOS 14: hummingbird-websocket, which the server is built on, requires it.
-    platforms: [.iOS(.v16), .macOS(.v14)],
+    // iOS 17 and macOS 14 (docs/ios.md, "Platforms"): ParleyUI's model is `@Observable` (Observation ships with iOS 17
+    // and macOS 14), and hummingbird-websocket, which the server is built on, requires both. The client alone would
+    // run on iOS 16 (swift-websocket's floor), but a package has one set of platforms, and a split package is not
+    // worth one OS version.
+    platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
         .library(name: "ParleyCore", targets: ["ParleyCore"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
@@ -25,6 +28,7 @@ let package = Package(
         .library(name: "ParleyGMSSimulator", targets: ["ParleyGMSSimulator"]),
         .library(name: "ParleyWebBridge", targets: ["ParleyWebBridge"]),
         .library(name: "ParleyUI", targets: ["ParleyUI"]),
+        .library(name: "ParleyChatUI", targets: ["ParleyChatUI"]),
         // Test kits, one per side, for an app's test targets; nothing else in this list depends on them.
         .library(name: "ParleyClientTesting", targets: ["ParleyClientTesting"]),
         .library(name: "ParleyServerTesting", targets: ["ParleyServerTesting"]),
@@ -133,6 +137,10 @@ let package = Package(
         // and read by ParleyUI itself (see docs/ui.md, "Strings").
         .target(
             name: "ParleyUI", dependencies: ["ParleyCore", "ParleyClient"], resources: [.copy("Resources/Strings")]),
+        // SwiftUI and UIKit views over ParleyUI's model, and a WKWebView host for the widget (issue 22). Apple only:
+        // every file is behind `#if canImport(SwiftUI)` / `canImport(UIKit)` / `canImport(WebKit)`, so on Linux it
+        // compiles to nothing but its re-export; no Apple toolchain runs in CI (docs/ios.md).
+        .target(name: "ParleyChatUI", dependencies: ["ParleyUI"]),
         // The JavaScript bridge between an app and a chat page in a web view (issue 7).
         .target(name: "ParleyWebBridge", dependencies: ["ParleyCore"]),
         // Test kit for an app's client side: in-memory transport, fault-injecting proxy, scripted agent (issues 4, 5).
@@ -172,6 +180,7 @@ let package = Package(
                 "ParleyPostgres",
                 "ParleyServer",
                 "ParleySpeech",
+                "ParleyUI",
                 "ParleyVoiceFlow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -248,7 +257,7 @@ let package = Package(
             ],
             exclude: ["Peers"]
         ),
-        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyServerTesting"]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyServerTesting", "ParleyUI"]),
         .testTarget(
             name: "ParleyVoiceFlowTests",
             dependencies: ["ParleyVoiceFlow", "ParleySpeech", .product(name: "Logging", package: "swift-log")],

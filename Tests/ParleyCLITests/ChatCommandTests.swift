@@ -1,5 +1,6 @@
 import Foundation
 import ParleyServerTesting
+import ParleyUI
 import Testing
 
 @testable import parley
@@ -49,44 +50,63 @@ struct ChatCommandTests {
         #expect(run.output.contains("parley: cannot connect: client.connectionFailed"))
     }
 
-    @Test func everyPayloadFixtureRendersReadably() throws {
+    /// The rows ParleyUI's model makes of a fixture, without timestamps.
+    func rowsOf(_ file: String) throws -> (SkillMessage, [ChatRow]) {
+        let folder = DecodeCommandTests.fixtures.appendingPathComponent("protocol")
+        let message = try SkillMessage(decoding: try Data(contentsOf: folder.appendingPathComponent(file)))
+        let rows = RowBuilder(enableTimestamp: false, now: Date()).rows(for: [ChatMessage(envelope: .skill(message))])
+        return (message, rows)
+    }
+
+    @Test func everyPayloadFixtureTheModelShowsRendersReadably() throws {
         let folder = DecodeCommandTests.fixtures.appendingPathComponent("protocol")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
             $0.hasPrefix("SkillMessage.")
         }
         #expect(files.count >= 30)
         var renderer = ChatRenderer()
+        var shown = 0
         for file in files {
-            let message = try SkillMessage(decoding: try Data(contentsOf: folder.appendingPathComponent(file)))
-            let lines = renderer.render(ChatMessage(envelope: .skill(message)))
-            // On purpose not shown: a stream's middle part, a "noReply" command, an agent who stopped typing.
-            if [
-                "SkillMessage.textStream.running.json", "SkillMessage.command.no-reply.json",
-                "SkillMessage.status.agent-idle.json",
+            let (message, rows) = try rowsOf(file)
+            let lines = renderer.update(rows).lines
+            // What the model shows no row for (docs/ui.md §1.1), and a stream before its end.
+            let hidden: [PayloadType] = [
+                .formSubmission, .status, .closeSession, .sessionClosed, .inboundEvent, .outboundEvent, .suggest,
+                .command, .updateApplicationContextCommand, .executeApplicationActionCommand, .getDebugInfoCommand,
             ]
-            .contains(file) {
+            let streaming = ["SkillMessage.textStream.start.json", "SkillMessage.textStream.running.json"]
+            if hidden.contains(message.payload.type) || streaming.contains(file) {
                 #expect(lines.isEmpty, "\(file)")
                 continue
             }
+            shown += 1
             #expect(!lines.isEmpty, "\(file) renders nothing")
             #expect(!lines.contains { $0.contains("\\n") }, "\(file): escaped text")
         }
+        #expect(shown >= 20)
+    }
+
+    @Test func aRowIsPrintedOnceAndAStreamWhenItEnds() throws {
+        var renderer = ChatRenderer()
+        let (_, rows) = try rowsOf("SkillMessage.text.every-action.json")
+        #expect(!renderer.update(rows).lines.isEmpty)
+        #expect(renderer.update(rows).lines.isEmpty, "nothing new the second time")
+        let (_, running) = try rowsOf("SkillMessage.textStream.running.json")
+        #expect(renderer.update(running).lines.isEmpty)
     }
 
     @Test func cardsAndFormsRenderFieldByFieldWithNumbers() throws {
-        let folder = DecodeCommandTests.fixtures.appendingPathComponent("protocol")
         var renderer = ChatRenderer()
-        let text = try SkillMessage(
-            decoding: try Data(contentsOf: folder.appendingPathComponent("SkillMessage.text.every-action.json")))
-        let lines = renderer.render(ChatMessage(envelope: .skill(text)))
+        let (text, rows) = try rowsOf("SkillMessage.text.every-action.json")
+        let lines = renderer.update(rows).lines
         let numbered = lines.filter { $0.hasPrefix("  [") }
         #expect(numbered.count == text.payload.actions?.count)
         #expect(numbered.first?.hasPrefix("  [1] ") == true)
-        if case .action(let first)? = renderer.choice(1) { #expect(first == text.payload.actions?.first) }
+        #expect(renderer.choice(1)?.item.action == text.payload.actions?.first)
+        #expect(renderer.choice(1)?.rowId == rows.first?.id)
 
-        let form = try SkillMessage(
-            decoding: try Data(contentsOf: folder.appendingPathComponent("SkillMessage.editForm.expense.json")))
-        let formLines = renderer.render(ChatMessage(envelope: .skill(form)))
+        let (form, formRows) = try rowsOf("SkillMessage.editForm.expense.json")
+        let formLines = renderer.update(formRows).lines
         guard case .editForm(let editForm) = form.payload.content else { return }
         for field in editForm.allFields {
             #expect(
@@ -94,8 +114,24 @@ struct ChatCommandTests {
                     $0.hasPrefix("  \(field.label ?? field.id ?? "field") (\(field.kind.displayType)")
                 })
         }
-        #expect(renderer.editForm?.form == editForm)
+        #expect(renderer.editForm?.content.form == editForm)
         #expect(formLines.contains("  (type /form to fill it in)"))
+    }
+
+    @Test func timestampsAgentNamesAndDisabledActionsComeFromTheRows() throws {
+        let folder = DecodeCommandTests.fixtures.appendingPathComponent("protocol")
+        let message = try SkillMessage(
+            decoding: try Data(contentsOf: folder.appendingPathComponent("SkillMessage.text.every-action.json")))
+        let date = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01 00:00 UTC
+        let answer = ChatMessage(
+            date: date, envelope: .user(UserMessage(payload: .text("ok"))))
+        var builder = RowBuilder(timeZone: TimeZone(identifier: "UTC") ?? .current, now: date)
+        builder.strings = Strings(locale: "fr")
+        let rows = builder.rows(for: [ChatMessage(date: date, envelope: .skill(message)), answer])
+        var renderer = ChatRenderer()
+        let lines = renderer.update(rows).lines
+        #expect(lines.contains("  janvier 1, 2026 00:00"), "the model's absolute timestamp, in its language")
+        #expect(lines.contains { $0.hasSuffix("(answered)") }, "disablePastActions: the user answered")
     }
 }
 

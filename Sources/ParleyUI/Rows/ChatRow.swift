@@ -203,6 +203,18 @@ public struct ActionItem: Sendable, Hashable, Identifiable {
     public var imageUrl: String?
     /// Whether it may be used: `disablePastActions` disables the actions of messages the user answered.
     public var isEnabled: Bool
+
+    /// A button for `action`; the label and image are the action's unless given. For what ``RowBuilder`` leaves in
+    /// a payload (the actions of a read-only form's fields), and for previews.
+    public init(
+        id: String, action: Action, label: String? = nil, imageUrl: String? = nil, isEnabled: Bool = true
+    ) {
+        self.id = id
+        self.action = action
+        self.label = label ?? action.label
+        self.imageUrl = imageUrl ?? action.imageUrl
+        self.isEnabled = isEnabled
+    }
 }
 
 /// A file being sent.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyUI
 
 /// `parley chat`: a terminal chat with a Parley or Oracle chat server.
 struct ChatCommand: AsyncParsableCommand {
@@ -29,6 +30,20 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(help: "A message sent when the chat opens, not shown (Oracle's initUserHiddenMessage).")
     var hiddenMessage: String?
 
+    @Option(
+        help: """
+            Timestamps under messages: absolute, relative or none (Oracle's enableTimestamp and timestampMode). \
+            Default: absolute in a terminal, none with a pipe.
+            """)
+    var timestamps: TimestampChoice?
+
+    @Option(
+        help: """
+            The languages the user may choose from with /lang, comma-separated language tags such as en,fr \
+            (Oracle's multiLangChat); the first is the primary language.
+            """)
+    var languages: String?
+
     func validate() throws {
         guard let serverURL = URL(string: url), serverURL.scheme != nil, serverURL.host != nil else {
             throw ValidationError("--url \(url) is not a URL such as http://127.0.0.1:8080")
@@ -45,15 +60,39 @@ struct ChatCommand: AsyncParsableCommand {
             configuration = .init(url: serverURL, channelId: channel ?? "", userId: user)
         }
         configuration.initUserHiddenMessage = hiddenMessage
-        let status = await TerminalChat.run(configuration)
+        if let timestamps { timestamps.apply(to: &configuration) }
+        if let languages {
+            let tags = languages.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            configuration.multiLangChat = MultiLangChat(
+                supportedLanguages: tags.map { SupportedLanguage(lang: $0) }, primaryLanguage: tags.first)
+        }
+        let status = await TerminalChat.run(configuration, timestampsChosen: timestamps != nil)
         if status != 0 { throw ExitCode(status) }
     }
 }
 
+/// What `--timestamps` chooses.
+enum TimestampChoice: String, ExpressibleByArgument, CaseIterable {
+    case absolute, relative, none
+
+    /// Sets `enableTimestamp` and `timestampMode`.
+    func apply(to configuration: inout ChatClient.Configuration) {
+        configuration.enableTimestamp = self != .none
+        configuration.timestampMode = self == .relative ? .relative : .absolute
+    }
+}
+
 extension TerminalChat {
-    /// Runs a terminal chat with a new client on standard input and output.
-    static func run(_ configuration: ChatClient.Configuration) async -> Int32 {
-        let chat = TerminalChat(client: ChatClient(configuration: configuration), interactive: standardInputIsTerminal)
+    /// Runs a terminal chat with a new client on standard input and output. The terminal shows what a screen
+    /// with these flags shows; in a terminal it adds the connection status (`showConnectionStatus`), and it offers
+    /// `/clear` (`enableClearMessage`). With a pipe, timestamps are off unless the configuration's caller chose.
+    static func run(_ configuration: ChatClient.Configuration, timestampsChosen: Bool = false) async -> Int32 {
+        var configuration = configuration
+        let interactive = standardInputIsTerminal
+        configuration.showConnectionStatus = interactive
+        configuration.enableClearMessage = true
+        if !interactive, !timestampsChosen { configuration.enableTimestamp = false }
+        let chat = TerminalChat(client: ChatClient(configuration: configuration), interactive: interactive)
         return await chat.run(lines: standardInputLines())
     }
 }

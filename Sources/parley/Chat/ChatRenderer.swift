@@ -1,140 +1,176 @@
 import ParleyClient
+import ParleyUI
 
-/// Turns messages into lines of terminal text: every payload type readably, actions numbered so that the
-/// user can choose one by typing its number, forms field by field.
+/// Turns the rows of ParleyUI's ``ChatViewModel`` into lines of terminal text: the same rows, timestamps, sender
+/// names, delivery and upload states a native screen draws, with actions numbered so that the user can choose one
+/// by typing its number, and forms field by field.
 ///
-/// Numbers start again at 1 with each skill turn (the first message after the user spoke), so the numbers on
-/// screen are always the ones that work.
+/// A terminal only appends, so ``update(_:)`` returns the lines of what is new since the last call: a row the
+/// first time it is complete (a streamed text once it ends), a failed delivery or upload when it fails, the typing
+/// indicator each time it appears. Numbers start again at 1 with each skill turn (the first message after the user
+/// spoke), so the numbers on screen are always the ones that work.
 struct ChatRenderer {
-    /// What a number stands for.
-    enum Choice: Equatable {
-        case action(Action)
-        /// A select option of an edit form's field.
-        case option(fieldId: String, value: JSONValue, label: String)
+    /// What a number stands for: a button of a row.
+    struct Choice: Equatable {
+        /// The button as it was printed; ``ChatViewModel/perform(_:in:)`` takes the current one.
+        var item: ActionItem
+        /// The id of the row it belongs to.
+        var rowId: String
     }
 
+    /// Whether to print the typing indicator (a terminal, not a pipe).
+    var showsTyping = true
     private(set) var choices: [Choice] = []
-    /// The latest edit form, for `/form`.
-    private(set) var editForm: (form: MessagePayload.EditForm, actions: [Action])?
+    /// The latest edit form's row, for `/form`.
+    private(set) var editForm: (rowId: String, content: EditFormContent)?
+    /// What has been printed of each row: ``RowState``.
+    private var printed: [String: RowState] = [:]
+    private var typingShown = false
     private var turnOpen = false
+
+    /// How far a row has been printed.
+    private enum RowState: Equatable {
+        case shown
+        case failed
+        case uploading
+    }
 
     /// The user spoke: the next skill message starts a new numbering.
     mutating func userSpoke() {
         turnOpen = false
     }
 
-    /// The lines for a message from the skill or an agent.
-    mutating func render(_ message: ChatMessage) -> [String] {
+    /// Whether the message row `id` has been printed.
+    func hasPrinted(_ id: String) -> Bool {
+        printed[id] == .shown
+    }
+
+    /// The lines for what is new in `rows`, and the skill and agent messages among them.
+    mutating func update(_ rows: [ChatRow]) -> (lines: [String], messages: [MessageRow]) {
+        var lines: [String] = []
+        var messages: [MessageRow] = []
+        var typing = false
+        for row in rows {
+            switch row {
+            case .dayHeader(let header):
+                guard printed[header.id] == nil else { continue }
+                printed[header.id] = .shown
+                lines.append("── \(header.text) ──")
+            case .message(let message) where message.sender == .user:
+                // The user typed it; only a failed delivery is news.
+                guard message.delivery == .failed, printed[message.id] != .failed else { continue }
+                printed[message.id] = .failed
+                lines.append("! \(message.deliveryText ?? "") — /retry sends it again")
+            case .message(let message):
+                if case .text(_, isStreaming: true) = message.content { continue }
+                guard printed[message.id] == nil else { continue }
+                printed[message.id] = .shown
+                lines += render(message)
+                messages.append(message)
+            case .upload(let upload):
+                switch upload.state {
+                case .uploading:
+                    guard printed[upload.id] == nil else { continue }
+                    printed[upload.id] = .uploading
+                    lines.append("[\(upload.fileName): \(upload.statusText)]")
+                case .failed:
+                    guard printed[upload.id] != .failed else { continue }
+                    printed[upload.id] = .failed
+                    lines.append("! \(upload.fileName): \(upload.statusText) — /retry sends it again")
+                }
+            case .typing(let indicator):
+                typing = true
+                guard showsTyping, !typingShown else { continue }
+                lines.append("\(indicator.name.map { "\($0): " } ?? "")\(indicator.text)")
+            }
+        }
+        typingShown = typing
+        return (lines, messages)
+    }
+
+    /// The lines of a message from the skill or an agent; its buttons get the next numbers.
+    mutating func render(_ row: MessageRow) -> [String] {
         if !turnOpen {
             choices.removeAll()
             turnOpen = true
         }
-        let who = message.sender == .agent ? agentName(message) : nil
-        var lines = render(message.payload)
-        if let who, !lines.isEmpty { lines[0] = "\(who): \(lines[0])" }
-        return lines
-    }
-
-    private func agentName(_ message: ChatMessage) -> String {
-        message.payload.channelExtensions?.agentSession?.name
-            ?? message.payload.channelExtensions?.values["agentName"]?.stringValue ?? "Agent"
-    }
-
-    mutating func render(_ payload: MessagePayload) -> [String] {
         var lines: [String] = []
-        if let header = payload.headerText { lines.append(header) }
-        switch payload.content {
-        case .text(let text):
-            lines.append(text.text)
-        case .postback(let postback):
-            lines.append(postback.text ?? postback.postback.jsonString())
-        case .textStream(let stream):
-            if stream.streamState == .end || stream.streamState == .start {
-                lines.append(stream.aggregateText ?? stream.text)
-            }
-        case .attachment(let attachment):
-            lines.append(
-                "[\(attachment.type)] \(attachment.title ?? attachment.filename ?? "") \(attachment.url)".squeezed)
-        case .location(let location):
-            let place = location.title.map { "\($0) " } ?? ""
-            lines.append(
-                "[location] \(place)(\(location.latitude), \(location.longitude))\(location.url.map { " \($0)" } ?? "")"
-            )
-        case .card(let cards):
+        if let header = row.headerText { lines.append(header) }
+        switch row.content {
+        case .text(let text, _):
+            lines.append(text)
+        case .cards(let cards):
             for card in cards.cards {
                 var title = "• \(card.title)"
                 if let description = card.description { title += " — \(description)" }
                 lines.append(title)
                 if let url = card.url { lines.append("    \(url)") }
-                lines += numbered(card.actions ?? [], indent: "    ")
+                lines += numbered(card.actions, of: row, indent: "    ")
             }
+        case .editForm(let form):
+            lines += render(form, of: row)
+        case .readOnly(let content):
+            lines += render(readOnly: content, of: row)
+        case .attachment(let attachment):
+            lines.append("[\(attachment.type)] \(attachment.title ?? "") \(attachment.url)".squeezed)
+        case .location(let location):
+            let place = location.title.map { "\($0) " } ?? ""
+            lines.append(
+                "[location] \(place)(\(location.latitude), \(location.longitude))\(location.url.map { " \($0)" } ?? "")"
+            )
+        case .raw(let raw):
+            lines.append("[raw] \(raw.jsonString())")
+        case .error(let message):
+            lines.append("error: \(message)")
+        case .unknown(let type, let payload):
+            lines.append("[\(type)] \(payload.jsonString())")
+        }
+        lines += numbered(row.actions, of: row, indent: "  ")
+        lines += numbered(row.globalActions, of: row, indent: "  ")
+        if let footerForm = row.message.payload.footerForm { lines += render(footerForm, of: row) }
+        if let footer = row.footerText { lines.append(footer) }
+        if let name = row.senderName, !lines.isEmpty { lines[0] = "\(name): \(lines[0])" }
+        if let timestamp = row.timestamp { lines.append("  \(timestamp)") }
+        return lines
+    }
+
+    private mutating func render(readOnly content: MessagePayload.Content, of row: MessageRow) -> [String] {
+        var lines: [String] = []
+        switch content {
         case .table(let table):
             if let title = table.tableTitle { lines.append(title) }
             lines += Self.grid(
                 headings: table.headings.map(\.label), rows: table.rows.map { $0.fields.map(Self.value) })
-        case .form(let form):
-            for readOnly in form.forms { lines += render(readOnly) }
         case .tableForm(let tableForm):
             if let title = tableForm.tableTitle { lines.append(title) }
             lines += Self.grid(
                 headings: tableForm.headings.map(\.label), rows: tableForm.rows.map { $0.fields.map(Self.value) })
-            for readOnly in tableForm.forms { lines += render(readOnly) }
-        case .editForm(let form):
-            lines += render(form, actions: payload.actions ?? [])
-        case .formSubmission(let submission):
-            lines.append("[form] \(submission.submittedFields.jsonValue.jsonString())")
-        case .status(let status):
-            if status.status == .responding { lines.append("… typing") }
-        case .sessionClosed:
-            lines.append("[the conversation ended]")
-        case .closeSession:
-            lines.append("[end of conversation requested]")
-        case .error(let error):
-            lines.append("error: \(error.errorCode.map { "\($0): " } ?? "")\(error.errorMessage)")
-        case .raw(let raw):
-            lines.append("[raw] \(raw.payload.jsonString())")
-        case .command(let command):
-            if command.command != "noReply" { lines.append("[command \(command.command)]") }
-        case .inboundEvent(let event), .outboundEvent(let event):
-            lines.append("[event \(event.eventType)] \(event.eventData.jsonString())")
-        case .executeApplicationActionCommand(let action):
-            lines.append("[app action \(action.effectiveAction ?? "")]".squeezed)
-        case .updateApplicationContextCommand(let context):
-            lines.append("[app context \(context.source)]")
-        case .suggest(let suggest):
-            lines.append("[suggest \(suggest.query)]")
-        case .getDebugInfoCommand(let request):
-            lines.append("[debug info: \(request.infoTypes.joined(separator: ", "))]")
-        case .unknown(let type):
-            lines.append("[\(type)] \(payload.extra.jsonValue.jsonString())")
+            for form in tableForm.forms { lines += render(form, of: row) }
+        case .form(let form):
+            for readOnly in form.forms { lines += render(readOnly, of: row) }
+        default:
+            break
         }
-        if case .editForm = payload.content {
-            // The edit form numbers its own actions.
-        } else {
-            lines += numbered(payload.actions ?? [], indent: "  ")
-        }
-        lines += numbered(payload.globalActions ?? [], indent: "  ")
-        if let footerForm = payload.footerForm { lines += render(footerForm) }
-        if let footer = payload.footerText { lines.append(footer) }
         return lines
     }
 
-    private mutating func render(_ form: ReadOnlyForm) -> [String] {
+    private mutating func render(_ form: ReadOnlyForm, of row: MessageRow) -> [String] {
         var lines: [String] = []
         if let title = form.title { lines.append("[\(title)]") }
         for field in Self.fields(of: form) {
             if case .action(let action) = field.kind {
-                lines += numbered([action], indent: "  ")
+                lines += numbered([Self.item(action, of: row)], of: row, indent: "  ")
             } else {
                 lines.append("  \(field.label.map { "\($0): " } ?? "")\(Self.value(field))")
             }
         }
-        lines += numbered(form.actions ?? [], indent: "  ")
+        lines += numbered((form.actions ?? []).map { Self.item($0, of: row) }, of: row, indent: "  ")
         return lines
     }
 
-    private mutating func render(_ form: MessagePayload.EditForm, actions: [Action]) -> [String] {
-        editForm = (form, actions)
+    private mutating func render(_ content: EditFormContent, of row: MessageRow) -> [String] {
+        let form = content.form
+        if content.isEnabled { editForm = (row.id, content) }
         var lines = ["[form\(form.title.map { ": \($0)" } ?? "")]"]
         if let error = form.errorMessage { lines.append("  ! \(error)") }
         for field in form.allFields {
@@ -156,16 +192,25 @@ struct ChatRenderer {
                 break
             }
         }
-        lines.append("  (type /form to fill it in)")
-        lines += numbered(actions.filter { if case .submitForm = $0.kind { false } else { true } }, indent: "  ")
+        if content.isEnabled { lines.append("  (type /form to fill it in)") }
+        let others = content.actions.filter { if case .submitForm = $0.action.kind { false } else { true } }
+        lines += numbered(others, of: row, indent: "  ")
         return lines
     }
 
-    private mutating func numbered(_ actions: [Action], indent: String) -> [String] {
-        actions.map { action in
-            choices.append(.action(action))
-            return "\(indent)[\(choices.count)] \(Self.describe(action))"
+    private mutating func numbered(_ items: [ActionItem], of row: MessageRow, indent: String) -> [String] {
+        items.map { item in
+            choices.append(Choice(item: item, rowId: row.id))
+            let answered = item.isEnabled ? "" : " (answered)"
+            return "\(indent)[\(choices.count)] \(Self.describe(item.action))\(answered)"
         }
+    }
+
+    /// An action inside a read-only form, which the row builder leaves in the payload.
+    private static func item(_ action: Action, of row: MessageRow) -> ActionItem {
+        ActionItem(
+            id: "\(row.id)/form/\(action.label ?? action.type.rawValue)", action: action, label: action.label,
+            imageUrl: action.imageUrl, isEnabled: true)
     }
 
     static func describe(_ action: Action) -> String {

@@ -1,31 +1,58 @@
 import Foundation
+import Observation
 import ParleyClient
+import ParleyUI
 
-/// A chat in the terminal on top of ``ChatClient``: what `parley chat` and `parley demo` run.
+/// A chat in the terminal on top of ParleyUI's ``ChatViewModel``: what `parley chat` and `parley demo` run. It
+/// draws the model's rows, connection banner, typing indicator and language menu as lines of text (``ChatRenderer``)
+/// and turns what the user types into the model's intents, as a native screen does with taps.
 ///
-/// Interactive (a terminal on stdin): messages as they arrive, connection status and typing shown, actions
-/// chosen by number, `/form` fills the latest edit form field by field. Piped (a file or a pipe on stdin): one
-/// message per line; after each, the skill's replies are printed as text before the next line is sent, and the
-/// chat ends after the last line's replies.
-actor TerminalChat {
+/// Interactive (a terminal on stdin): messages as they arrive with their timestamps, connection status and typing
+/// shown, actions chosen by number, `/form` fills the latest edit form field by field. Piped (a file or a pipe on
+/// stdin): one message per line; after each, the skill's replies are printed as text before the next line is sent,
+/// and the chat ends after the last line's replies.
+@MainActor
+final class TerminalChat {
     let client: ChatClient
+    let model: ChatViewModel
     let interactive: Bool
     private var renderer = ChatRenderer()
-    /// Messages from the skill since the user last spoke, and when the last one came.
+    private var bannerText: String?
+    private var conversationEnded = false
+    /// Messages from the skill since the user last spoke, and when the last one was printed.
     private var repliesSinceSend = 0
-    private var turnEnded = false
     private var lastReply = ContinuousClock.now
+    /// The skill said its turn ended (`endOfTurn`) with this message, printed or not yet.
+    private var turnEndId: String?
+    private var turnEnded = false
+    /// A location typed with `/location`, for the model's ``ChatViewModel/PlatformActions/requestLocation``.
+    private var typedLocation: Location?
 
     init(client: ChatClient, interactive: Bool) {
         self.client = client
         self.interactive = interactive
+        model = ChatViewModel(client: client)
+        renderer.showsTyping = interactive
+        model.platform = ChatViewModel.PlatformActions(
+            openExternally: { url in
+                if url.scheme == "tel" {
+                    Self.say("call \(url.absoluteString.dropFirst(4))")
+                } else {
+                    Self.say("open \(url.absoluteString)")
+                }
+            },
+            requestLocation: { [weak self] in self?.typedLocation },
+            share: { text in Self.say("share: \(text)") },
+            clientAction: { action, _ in Self.say("[\(action.type) is for the app to perform]") })
     }
 
     /// Runs the chat until stdin ends or the user types `/quit`; returns the exit status.
     func run(lines: AsyncStream<String>) async -> Int32 {
+        await model.start()
+        observe()
         let events = await client.events()
-        let printer = Task { for await event in events { self.show(event) } }
-        defer { printer.cancel() }
+        let turns = Task { for await event in events { self.noteTurn(event) } }
+        defer { turns.cancel() }
         do {
             try await client.initialize()
         } catch {
@@ -33,7 +60,9 @@ actor TerminalChat {
             return 1
         }
         if interactive {
-            Self.say("Type a message, a number to choose an action, /help for commands, /quit to leave.")
+            Self.say(
+                "\(model.header.title) — type a message, a number to choose an action, /help for commands, "
+                    + "/quit to leave.")
         } else if await client.configuration.initUserHiddenMessage != nil {
             await waitForTurn()  // the answer to the hidden init message
         }
@@ -54,51 +83,79 @@ actor TerminalChat {
             }
             if spoke, !interactive { await waitForTurn() }
         }
+        model.stop()
         await client.destroy()
         return 0
     }
 
     // MARK: Output
 
-    private func show(_ event: ChatEvent) {
-        switch event {
-        case .messageReceived(let message), .messageUpdated(let message):
-            repliesSinceSend += 1
-            lastReply = .now
-            if case .skill(let envelope) = message.envelope, envelope.endOfTurn == true { turnEnded = true }
-            // A streamed text is shown once, whole, when it ends.
-            if case .textStream(let stream) = message.payload.content, stream.streamState != .end { return }
-            for line in renderer.render(message) { Self.say(line) }
-        case .statusChanged(let status):
-            if interactive { Self.say("[\(status.rawValue)]") }
-        case .attachmentUploaded(let attachment):
-            if interactive { Self.say("[uploaded \(attachment.title ?? attachment.url)]") }
-        case .chatEnded:
-            if interactive { Self.say("[chat ended]") }
-        case .error(let error):
-            Self.error("\(error.code): \(error.message)")
-        case .typingChanged(.agent(let agent)?):
-            if interactive { Self.say("[\(agent?.name ?? "the agent") is typing…]") }
-        case .agentChanged(let agent):
-            if interactive {
-                Self.say(agent.map { "[\($0.name ?? "an agent") joined]" } ?? "[back with the assistant]")
-            }
-        case .languageChanged(let language):
-            if interactive { Self.say("[language: \(language ?? "detected")]") }
-        case .initialized, .destroyed, .messageSent, .deliveryChanged, .transcriptCleared, .typingChanged:
-            break
+    /// Redraws whenever something the terminal shows changes, for as long as the chat runs.
+    private func observe() {
+        withObservationTracking {
+            refresh()
+        } onChange: { [weak self] in
+            // Called before the change: redraw once it is made.
+            Task { @MainActor in self?.observe() }
         }
     }
 
-    static func say(_ line: String) {
+    /// Prints what is new on the model's screen.
+    private func refresh() {
+        let (lines, messages) = renderer.update(model.rows)
+        for line in lines { Self.say(line) }
+        for message in messages {
+            repliesSinceSend += 1
+            lastReply = .now
+            if message.id == turnEndId { turnEnded = true }
+        }
+        // The banner from the first connection on (not the "Disconnected" of a client not yet started).
+        if interactive, let banner = model.connectionBanner, banner.text != bannerText,
+            bannerText != nil || banner.status != .disconnected
+        {
+            bannerText = banner.text
+            Self.say("[\(banner.text)]")
+        }
+        if let alert = model.alert {
+            Self.error("\(alert.title): \(alert.message)")
+            model.dismissAlert()
+        }
+        if let page = model.webView {
+            Self.say("open \(page.url.absoluteString)")
+            model.closeWebView()
+        }
+        if let popup = model.popup {
+            let message = ChatMessage(envelope: .skill(SkillMessage(payload: popup)))
+            for row in RowBuilder(now: Date()).rows(for: [message]) {
+                if case .message(let popupRow) = row { for line in renderer.render(popupRow) { Self.say(line) } }
+            }
+            model.dismissPopup()
+        }
+        if model.conversationEnded != conversationEnded {
+            conversationEnded = model.conversationEnded
+            if conversationEnded, interactive { Self.say("[the conversation ended]") }
+        }
+    }
+
+    /// Follows the skill's turns, for a pipe: a message that ends the turn, printed or one the screen hides.
+    private func noteTurn(_ event: ChatEvent) {
+        guard case .messageReceived(let message) = event, message.sender != .user else { return }
+        if case .skill(let envelope) = message.envelope, envelope.endOfTurn == true {
+            turnEndId = message.id
+            let shown = !RowBuilder(now: Date()).rows(for: [message]).isEmpty
+            if !shown || renderer.hasPrinted(message.id) { turnEnded = true }
+        }
+    }
+
+    nonisolated static func say(_ line: String) {
         FileHandle.standardOutput.write(Data("\(line)\n".utf8))
     }
 
-    static func error(_ line: String) {
+    nonisolated static func error(_ line: String) {
         FileHandle.standardError.write(Data("parley: \(line)\n".utf8))
     }
 
-    /// Waits until the skill's turn ended (a message with `endOfTurn`), it has been quiet for 1.5 s after
+    /// Waits until the skill's turn ended (a message with `endOfTurn`, printed), it has been quiet for 1.5 s after
     /// answering (servers that do not mark turns), or 15 s passed without an answer.
     private func waitForTurn() async {
         let start = ContinuousClock.now
@@ -117,6 +174,21 @@ actor TerminalChat {
         renderer.userSpoke()
         repliesSinceSend = 0
         turnEnded = false
+        turnEndId = nil
+    }
+
+    /// Whether an intent was done; a failure is printed: the model's alert (in the screen's language) when it set
+    /// one, else the error (a form's problems are printed by the form).
+    @discardableResult
+    private func report(_ outcome: IntentOutcome) -> Bool {
+        guard case .failed(let error) = outcome else { return outcome == .done }
+        if let alert = model.alert {
+            Self.error("\(alert.title): \(alert.message)")
+            model.dismissAlert()
+        } else if error.code != .formInvalid {
+            Self.error("\(error.code): \(error.message)")
+        }
+        return false
     }
 
     // MARK: Input
@@ -131,16 +203,17 @@ actor TerminalChat {
             return try await choose(choice, input: &input)
         }
         let words = text.split(separator: " ", maxSplits: 1).map(String.init)
+        let argument = words.count > 1 ? words[1] : nil
         switch words[0] {
         case "/help":
             for line in Self.help { Self.say(line) }
             return false
         case "/clear":
-            try await client.clearMessages()
+            guard report(await model.clear()) else { return false }
             Self.say("[transcript cleared]")
             return false
         case "/location":
-            let numbers = (words.count > 1 ? words[1] : "").split(separator: ",").compactMap {
+            let numbers = (argument ?? "").split(separator: ",").compactMap {
                 Double($0.trimmingCharacters(in: .whitespaces))
             }
             guard numbers.count == 2 else {
@@ -148,102 +221,170 @@ actor TerminalChat {
                 return false
             }
             userSpoke()
-            try await client.sendLocation(latitude: numbers[0], longitude: numbers[1])
-            return true
+            typedLocation = Location(latitude: numbers[0], longitude: numbers[1])
+            defer { typedLocation = nil }
+            return report(await model.shareLocation())
         case "/attach":
-            guard words.count > 1 else {
+            guard let argument else {
                 Self.error("use /attach PATH")
                 return false
             }
-            let url = URL(fileURLWithPath: words[1])
+            let url = URL(fileURLWithPath: argument)
             let data = try Data(contentsOf: url)
             userSpoke()
-            try await client.sendAttachment(data, fileName: url.lastPathComponent, mimeType: Self.mimeType(of: url))
-            return true
+            return report(await model.attach(data, fileName: url.lastPathComponent, mimeType: Self.mimeType(of: url)))
+        case "/retry":
+            guard let rowId = argument ?? lastFailedRow() else {
+                Self.error("nothing to send again")
+                return false
+            }
+            userSpoke()
+            return report(await model.retry(rowId))
         case "/form":
             return try await fillForm(submit: nil, input: &input)
         case "/lang":
+            guard let argument else {
+                showLanguageMenu()
+                return false
+            }
             userSpoke()
-            try await client.setPrimaryLanguage(words.count > 1 ? words[1] : nil)
-            return true
+            return report(await model.pickLanguage(argument == "detect" ? nil : argument))
         case "/end":
-            try await client.endChat()
-            Self.say("[conversation ended; type to start a new one]")
-            try await client.connect()
-            return false
+            return try await endConversation(input: &input)
         default:
             if text.hasPrefix("/") {
                 Self.error("unknown command \(words[0]); /help lists them")
                 return false
             }
             userSpoke()
-            try await client.send(text: text)
-            return true
+            return report(await model.send(text: text))
         }
     }
 
-    private func choose(_ choice: ChatRenderer.Choice, input: inout AsyncStream<String>.Iterator) async throws -> Bool {
-        guard case .action(let action) = choice else { return false }
-        switch action.kind {
-        case .postback:
-            userSpoke()
-            return try await client.sendPostback(action) != nil
-        case .submitForm(let postback):
-            return try await fillForm(submit: postback, input: &input)
-        case .url(let url), .webview(let url):
-            Self.say("open \(url)")
-        case .call(let number):
-            Self.say("call \(number)")
-        case .location:
-            Self.say("send your location with /location LATITUDE,LONGITUDE")
-        case .popup(let payload):
-            for line in renderer.render(payload) { Self.say(line) }
-        case .share, .client, .unknown:
-            Self.say("[\(action.type) is for the app to perform]")
+    /// The model's language menu: `/lang` alone.
+    private func showLanguageMenu() {
+        guard let menu = model.languageMenu else {
+            Self.error("this chat has one language (multiLangChat is not set)")
+            return
         }
+        Self.say("\(menu.label):")
+        for item in menu.items {
+            Self.say("  \(item.isSelected ? "*" : " ") \(item.label) (/lang \(item.tag ?? "detect"))")
+        }
+    }
+
+    /// The latest failed message or upload.
+    private func lastFailedRow() -> String? {
+        model.rows.last { row in
+            switch row {
+            case .message(let message): message.canRetry
+            case .upload(let upload): upload.canRetry
+            default: false
+            }
+        }?.id
+    }
+
+    /// The model's end-of-conversation prompt: asked in a terminal, confirmed at once from a pipe.
+    private func endConversation(input: inout AsyncStream<String>.Iterator) async throws -> Bool {
+        guard report(model.requestEndConversation()), let prompt = model.endConversationPrompt else { return false }
+        if interactive {
+            Self.say("\(prompt.title): \(prompt.message) [\(prompt.confirmLabel)/\(prompt.cancelLabel)]")
+            let answer = await input.next(isolation: #isolation)?.trimmingCharacters(in: .whitespaces) ?? ""
+            guard ["y", "yes", prompt.confirmLabel.lowercased()].contains(answer.lowercased()) else {
+                model.cancelEndConversation()
+                return false
+            }
+        }
+        guard report(await model.confirmEndConversation()) else { return false }
+        Self.say("[conversation ended; type to start a new one]")
+        try await client.connect()
         return false
     }
 
+    /// The current version of a printed button (it may have been disabled since, `disablePastActions`).
+    private func current(_ choice: ChatRenderer.Choice) -> (ActionItem, MessageRow)? {
+        for case .message(let row) in model.rows where row.id == choice.rowId {
+            let cards: [ActionItem] =
+                if case .cards(let content) = row.content { content.cards.flatMap(\.actions) } else { [] }
+            let forms: [ActionItem] =
+                if case .editForm(let content) = row.content { content.actions } else { [] }
+            let item = (row.actions + row.globalActions + cards + forms).first { $0.id == choice.item.id }
+            return (item ?? choice.item, row)
+        }
+        return nil
+    }
+
+    private func choose(_ choice: ChatRenderer.Choice, input: inout AsyncStream<String>.Iterator) async throws -> Bool {
+        guard let (item, row) = current(choice) else {
+            Self.error("that message is no longer on screen")
+            return false
+        }
+        guard item.isEnabled else {
+            Self.error("\(ChatRenderer.describe(item.action)) was answered already")
+            return false
+        }
+        switch item.action.kind {
+        case .postback:
+            userSpoke()
+            return report(await model.perform(item, in: row))
+        case .submitForm(let postback):
+            return try await fillForm(submit: postback, input: &input)
+        case .location:
+            Self.say("send your location with /location LATITUDE,LONGITUDE")
+            return false
+        default:
+            report(await model.perform(item, in: row))
+            return false
+        }
+    }
+
     /// Asks for each editable field of the latest edit form, one line per field (again while the answer does not
-    /// pass the field's checks), auto-submits fields with `autoSubmit`, then submits.
+    /// pass the field's checks); the model sends fields with `autoSubmit` at once, then submits the form.
     private func fillForm(submit postback: JSONValue?, input: inout AsyncStream<String>.Iterator) async throws -> Bool {
-        guard let (form, actions) = renderer.editForm else {
+        guard let (rowId, content) = renderer.editForm, let start = model.formDrafts[rowId] else {
             Self.error("there is no form to fill in")
             return false
         }
-        var draft = FormDraft(form)
-        for field in draft.fields {
+        for field in start.fields {
             guard let id = field.id else { continue }
             while true {
+                let current = model.formDrafts[rowId]?[id]
                 if interactive {
                     Self.say(
                         "\(field.label ?? id)? (\(field.kind.displayType); "
-                            + "empty keeps \(draft[id].map(ChatRenderer.plain) ?? "nothing"))"
+                            + "empty keeps \(current.map(ChatRenderer.plain) ?? "nothing"))"
                     )
                 }
                 guard let answer = await input.next(isolation: #isolation)?.trimmingCharacters(in: .whitespaces) else {
                     return false
                 }
-                let value = answer.isEmpty ? draft[id] : Self.value(answer, for: field)
+                let value = answer.isEmpty ? current : Self.value(answer, for: field)
                 if let problem = field.problem(with: value) {
                     Self.error("\(field.label ?? id): \(problem)")
                     continue
                 }
-                draft[id] = value
+                if field.autoSubmit == true { userSpoke() }
+                let outcome = await model.setFormValue(value, field: id, in: rowId)
+                if let problem = model.formProblems[rowId]?[id] {
+                    Self.error("\(field.label ?? id): \(problem)")
+                    continue
+                }
+                report(outcome)
                 break
             }
-            if field.autoSubmit == true {
-                userSpoke()
-                try await client.autoSubmit(draft, field: id)
-                if !interactive { await waitForTurn() }
-            }
+            if field.autoSubmit == true, !interactive { await waitForTurn() }
         }
         let submitPostback =
             postback
-            ?? actions.lazy.compactMap { if case .submitForm(let postback) = $0.kind { postback } else { nil } }.first
+            ?? content.actions.lazy.compactMap { item -> JSONValue? in
+                if case .submitForm(let postback) = item.action.kind { postback } else { nil }
+            }.first
         userSpoke()
-        try await client.submitForm(draft, postback: submitPostback)
-        return true
+        let outcome = await model.submitForm(rowId, postback: submitPostback)
+        for (field, problem) in (model.formProblems[rowId] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            Self.error("\(field): \(problem)")
+        }
+        return report(outcome)
     }
 
     /// An answer typed for a field, as the field's JSON value.
@@ -283,14 +424,15 @@ actor TerminalChat {
         "  /form                 fill in the latest form, field by field",
         "  /location LAT,LONG    send a location",
         "  /attach PATH          send a file",
+        "  /retry [ID]           send a failed message or file again (the latest one without an id)",
         "  /clear                clear the transcript",
-        "  /lang [TAG]           chat in another language (en, fr); no tag: detect it",
+        "  /lang                 the language menu; /lang TAG chooses one (en, fr), /lang detect detects it",
         "  /end                  end the conversation and start a new one",
         "  /quit                 leave",
     ]
 
     /// The lines of standard input, read on a thread of their own.
-    static func standardInputLines() -> AsyncStream<String> {
+    nonisolated static func standardInputLines() -> AsyncStream<String> {
         AsyncStream { continuation in
             let thread = Thread {
                 while let line = readLine(strippingNewline: true) { continuation.yield(line) }
@@ -301,5 +443,5 @@ actor TerminalChat {
     }
 
     /// Whether standard input is a terminal.
-    static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    nonisolated static var standardInputIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 }

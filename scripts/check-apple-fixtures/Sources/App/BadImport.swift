@@ -1,0 +1,4 @@
+import Foundation
+import Glibc
+
+func pid() -> Int32 { getpid() }

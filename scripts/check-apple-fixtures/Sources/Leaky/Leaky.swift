@@ -1,0 +1,2 @@
+/// A library that pulls the server into an app.
+public struct Leaky {}
