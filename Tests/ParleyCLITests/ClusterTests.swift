@@ -25,17 +25,17 @@ struct ClusterTests {
     ]
 
     /// Starts a node on `database` with a data folder of its own.
-    static func node(_ database: ClusterDatabase, port: Int = 0, data: URL, config: String) async throws
-        -> ServerProcess
-    {
+    static func node(
+        _ database: ClusterDatabase, port: Int = 0, data: URL, config: String, options: [String] = []
+    ) async throws -> ServerProcess {
         try await ServerProcess.start(
-            ["--port", "\(port)", "--data", data.path, "--config", config, "--database", database.url])
+            ["--port", "\(port)", "--data", data.path, "--config", config, "--database", database.url] + options)
     }
 
-    /// A client of `user` on the echo channel at `port`, quick to notice a dead node and to reconnect.
-    static func client(port: Int, user: String) -> ChatClient {
+    /// A client of `user` on `channel` at `port`, quick to notice a dead node and to reconnect.
+    static func client(port: Int, user: String, channel: String = "echo") -> ChatClient {
         var configuration = ChatClient.Configuration(
-            url: URL(string: "http://127.0.0.1:\(port)")!, channelId: "echo", userId: user)
+            url: URL(string: "http://127.0.0.1:\(port)")!, channelId: channel, userId: user)
         configuration.storageFolder = temporaryDataFolder("cluster-client")
         configuration.heartbeatInterval = .milliseconds(500)
         configuration.pongTimeout = .seconds(1)
@@ -128,6 +128,74 @@ struct ClusterTests {
             let transcript = try await RawChat.transcript(port: port, channel: "echo", user: user, count: texts.count)
             #expect(transcript == texts, "the transcript from port \(port)")
         }
+        for node in nodes { try await node.stop() }
+    }
+
+    /// A user on node 1 and an agent on node 2 converse; node 2 stops, and the agent, reconnected to node 1, still has
+    /// the conversation (the queue and who has what are in the database).
+    @Test func aUserOnOneNodeAndAnAgentOnAnotherConverseAndTheTakeoverSurvivesTheAgentsNode() async throws {
+        let database = try ClusterDatabase()
+        defer { database.drop() }
+        let config = try configurationFile(#"{"channels": [{"id": "demo", "skill": "demo"}]}"#)
+        var ports: [Int] = []
+        var nodes: [ServerProcess] = []
+        for _ in 0..<2 {
+            let node = try await Self.node(
+                database, data: temporaryDataFolder("cluster-agent"), config: config, options: ["--agent-key", "k"])
+            nodes.append(node)
+            ports.append(try await node.listeningPort())
+        }
+        let user = "uma-\(UUID().uuidString.prefix(8))"
+        let client = Self.client(port: ports[0], user: user, channel: "demo")
+        let inbox = Inbox()
+        await inbox.collect(client)
+        try await client.initialize()
+        // The agent signs in on node 2 and sees the queue kept in the database.
+        let agent = try await ScriptedAgent.connect(
+            to: try #require(URL(string: "http://127.0.0.1:\(ports[1])")), key: "k", agent: AgentSession(name: "Ann"))
+        _ = try await agent.next("welcome")
+        try await client.send(text: "agent")  // the demo skill hands the conversation over
+        try await withTimeout(.seconds(20), "the hand-off in the queue of the agent on node 2") {
+            while true {
+                let queue = try await agent.next("queue")
+                if queue["conversations"]?.arrayValue?.contains(where: { $0["userId"]?.stringValue == user }) == true {
+                    return
+                }
+            }
+        }
+        await agent.join(channelId: "demo", userId: user)
+        _ = try await agent.next("joined")
+        // The user's message, stored on node 1, reaches the agent on node 2 …
+        try await client.send(text: "is anyone there?")
+        let forwarded = try await agent.next("message")
+        #expect(forwarded["frame"]?["messagePayload"]?["text"] == "is anyone there?")
+        // … and the agent's reply, stored on node 2, reaches the user on node 1.
+        let before = await inbox.replies.count
+        await agent.say(.text("Ann here, from node 2"), channelId: "demo", userId: user)
+        try await inbox.wait(for: before + 1, "the agent's reply")
+        #expect(await inbox.replies.last == "Ann here, from node 2")
+
+        // Node 2 stops; Ann's console reconnects to node 1 and still has the conversation, without joining again.
+        try await nodes[1].stop()
+        await agent.close()
+        let again = try await ScriptedAgent.connect(
+            to: try #require(URL(string: "http://127.0.0.1:\(ports[0])")), key: "k", agent: AgentSession(name: "Ann"))
+        _ = try await again.next("welcome")
+        let queue = try await again.next("queue")
+        let entry = queue["conversations"]?.arrayValue?.first { $0["userId"]?.stringValue == user }
+        #expect(entry?["agent"]?["name"] == "Ann", "\(queue)")
+        await again.say(.text("still Ann, now on node 1"), channelId: "demo", userId: user)
+        try await inbox.wait(for: before + 2, "the agent's reply after the takeover")
+        await again.handBack(channelId: "demo", userId: user, text: "back to the assistant")
+        _ = try await again.next("ended")
+        try await inbox.wait(for: before + 3, "the hand-back")
+        #expect(
+            await inbox.replies.suffix(3) == [
+                "Ann here, from node 2", "still Ann, now on node 1", "back to the assistant",
+            ])
+        await again.close()
+        await inbox.stop()
+        await client.destroy()
         for node in nodes { try await node.stop() }
     }
 
