@@ -9,4 +9,5 @@ let benchmarks: @Sendable () -> Void = {
     StorageBenchmarks.register()
     VoiceFlowBenchmarks.register()
     TranscriptBenchmarks.register()
+    ClusterBenchmarks.register()
 }

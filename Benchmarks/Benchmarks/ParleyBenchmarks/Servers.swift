@@ -82,7 +82,7 @@ enum Target: String, Sendable {
     }
 
     /// The port in the `… http://127.0.0.1:PORT …` line both servers print once they listen.
-    private static func port(printedBy process: Process, in file: URL) async throws -> Int {
+    static func port(printedBy process: Process, in file: URL) async throws -> Int {
         for _ in 0..<600 {
             let printed = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             if let range = printed.range(of: "http://127.0.0.1:"),

@@ -36,10 +36,12 @@ enum SocketBenchmarks {
         // 3. 1,000 clients at once, each sending its messages one after another.
         for target in [Target.parley, .rawEcho] {
             let name = target == .parley ? "server" : "server (raw WebSocket echo)"
-            Benchmark(name, configuration: measuring(.messagesPerSecond, .p99, iterations: iterations, warmup: 0)) {
-                benchmark in
+            Benchmark(
+                name, configuration: measuring(.messagesPerSecond, .p50, .p99, iterations: iterations, warmup: 0)
+            ) { benchmark in
                 let (count, duration, samples) = try await load(target)
                 benchmark.measurement(.messagesPerSecond, rate(count, in: duration))
+                benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
                 benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
             }
         }
