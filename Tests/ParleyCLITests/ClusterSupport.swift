@@ -116,24 +116,10 @@ final class Nginx {
             .deletingLastPathComponent()
         let template = try String(
             contentsOf: repository.appendingPathComponent("deploy/nginx/parley.conf"), encoding: .utf8)
-        var lines: [String] = []
-        var nodesWritten = false
-        for line in template.components(separatedBy: "\n") {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("listen 127.0.0.1:") {
-                lines.append("        listen 127.0.0.1:\(port);")
-            } else if trimmed.hasPrefix("server 127.0.0.1:") {
-                guard !nodesWritten else { continue }
-                nodesWritten = true
-                let options = trimmed.split(separator: " ").dropFirst(2).joined(separator: " ")
-                for node in nodes { lines.append("        server 127.0.0.1:\(node) \(options)") }
-            } else {
-                lines.append(line)
-            }
-        }
-        #expect(nodesWritten, "deploy/nginx/parley.conf has upstream server lines")
+        #expect(template.contains("server 127.0.0.1:"), "deploy/nginx/parley.conf has upstream server lines")
         let configuration = prefix.appendingPathComponent("nginx.conf")
-        try lines.joined(separator: "\n").write(to: configuration, atomically: true, encoding: .utf8)
+        try NginxConfiguration.render(template, port: port, nodes: nodes)
+            .write(to: configuration, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         process.arguments = ["-p", prefix.path, "-c", configuration.path, "-g", "daemon off;"]
         process.standardInput = FileHandle.nullDevice

@@ -34,16 +34,21 @@ struct ClusterTests {
 
     /// A client of `user` on `channel` at `port`, quick to notice a dead node and to reconnect.
     static func client(port: Int, user: String, channel: String = "echo") -> ChatClient {
-        var configuration = ChatClient.Configuration(
-            url: URL(string: "http://127.0.0.1:\(port)")!, channelId: channel, userId: user)
-        configuration.storageFolder = temporaryDataFolder("cluster-client")
-        configuration.heartbeatInterval = .milliseconds(500)
-        configuration.pongTimeout = .seconds(1)
-        configuration.connectionTimeout = .seconds(3)
-        configuration.sequenceGapTimeout = .milliseconds(200)
-        configuration.maxSendAttempts = 10_000
-        configuration.reconnect = .init(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(250))
-        return ChatClient(configuration: configuration)
+        ChatClient(
+            configuration: .quickToReconnect(port: port, channel: channel, user: user, maximumDelay: .milliseconds(250))
+        )
+    }
+
+    /// Clients, each collecting into an inbox of its own, initialized.
+    static func connected(_ clients: [ChatClient]) async throws -> [Inbox] {
+        var inboxes: [Inbox] = []
+        for client in clients {
+            let inbox = Inbox()
+            await inbox.collect(client)
+            try await client.initialize()
+            inboxes.append(inbox)
+        }
+        return inboxes
     }
 
     /// The skill's texts a client received, and the texts of its messages the server acknowledged.
@@ -104,13 +109,7 @@ struct ClusterTests {
         // One user with a socket on node 1, one on node 2, and one through nginx (on any node).
         let user = "ada-\(UUID().uuidString.prefix(8))"
         let clients = [ports[0], ports[1], nginx.port].map { Self.client(port: $0, user: user) }
-        var inboxes: [Inbox] = []
-        for client in clients {
-            let inbox = Inbox()
-            await inbox.collect(client)
-            try await client.initialize()
-            inboxes.append(inbox)
-        }
+        let inboxes = try await Self.connected(clients)
         let texts = ["from node 1", "from node 2", "through nginx"]
         for (index, text) in texts.enumerated() {
             try await clients[index].send(text: text)
@@ -233,13 +232,7 @@ struct ClusterTests {
         let users = (1...6).map { "chaos\($0)-\(UUID().uuidString.prefix(6))" }
         let perUser = 200
         let clients = users.map { Self.client(port: nginx.port, user: $0) }
-        var inboxes: [Inbox] = []
-        for client in clients {
-            let inbox = Inbox()
-            await inbox.collect(client)
-            try await client.initialize()
-            inboxes.append(inbox)
-        }
+        let inboxes = try await Self.connected(clients)
         let sent = users.map { user in (1...perUser).map { "\(user) \(KillChaosTests.text($0))" } }
         for (client, texts) in zip(clients, sent) {
             for text in texts { try await client.send(text: text) }

@@ -105,15 +105,8 @@ struct KillChaosTests {
         let config = try configurationFile(#"{"channels": [{"id": "chaos", "skill": "echo"}]}"#)
         let arguments = ["--port", "\(port)", "--data", data.path, "--config", config]
 
-        var configuration = ChatClient.Configuration(
-            url: URL(string: "http://127.0.0.1:\(port)")!, channelId: "chaos", userId: "tester")
-        configuration.storageFolder = temporaryDataFolder("kill-chaos-client")
-        configuration.heartbeatInterval = .milliseconds(500)
-        configuration.pongTimeout = .seconds(1)
-        configuration.connectionTimeout = .seconds(3)
-        configuration.sequenceGapTimeout = .milliseconds(200)
-        configuration.maxSendAttempts = 10_000
-        configuration.reconnect = .init(initialDelay: .milliseconds(10), maximumDelay: .milliseconds(100))
+        let configuration = ChatClient.Configuration.quickToReconnect(
+            port: port, channel: "chaos", user: "tester", maximumDelay: .milliseconds(100))
         let client = ChatClient(configuration: configuration, random: SeededRandomNumberGenerator(seed: 7))
         let progress = Progress()
         let events = await client.events()

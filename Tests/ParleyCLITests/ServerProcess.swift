@@ -1,4 +1,5 @@
 import Foundation
+import ParleyServerTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -310,5 +311,22 @@ struct HalfOpenFlood: Sendable {
 
     func closeAll() {
         for fd in connected + unconnected { close(fd) }
+    }
+}
+
+extension ChatClient.Configuration {
+    /// A client of `user` on `channel` at 127.0.0.1:`port` that notices a dead server within about a second and
+    /// reconnects at once, keeping what it sends until it is acknowledged: for the tests that kill servers.
+    static func quickToReconnect(port: Int, channel: String, user: String, maximumDelay: Duration) -> Self {
+        var configuration = ChatClient.Configuration(
+            url: URL(string: "http://127.0.0.1:\(port)")!, channelId: channel, userId: user)
+        configuration.storageFolder = temporaryDataFolder("reconnecting-client")
+        configuration.heartbeatInterval = .milliseconds(500)
+        configuration.pongTimeout = .seconds(1)
+        configuration.connectionTimeout = .seconds(3)
+        configuration.sequenceGapTimeout = .milliseconds(200)
+        configuration.maxSendAttempts = 10_000
+        configuration.reconnect = .init(initialDelay: .milliseconds(10), maximumDelay: maximumDelay)
+        return configuration
     }
 }

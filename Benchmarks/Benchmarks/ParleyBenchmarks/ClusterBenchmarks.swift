@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import NIOCore
 import NIOPosix
+import ParleyServerTesting
 
 /// Issue 20's lines: one node on PostgreSQL against one on SQLite (the `server` benchmark, same load, same run), and
 /// two nodes behind nginx against one behind nginx, both on PostgreSQL and nginx running `deploy/nginx/parley.conf`.
@@ -118,23 +119,9 @@ enum ClusterBenchmarks {
             .deletingLastPathComponent().deletingLastPathComponent()
         let template = try String(
             contentsOf: repository.appendingPathComponent("deploy/nginx/parley.conf"), encoding: .utf8)
-        var lines: [String] = []
-        var nodesWritten = false
-        for line in template.components(separatedBy: "\n") {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("listen 127.0.0.1:") {
-                lines.append("        listen 127.0.0.1:\(port) backlog=4096;")
-            } else if trimmed.hasPrefix("server 127.0.0.1:") {
-                guard !nodesWritten else { continue }
-                nodesWritten = true
-                let options = trimmed.split(separator: " ").dropFirst(2).joined(separator: " ")
-                for node in nodes { lines.append("        server 127.0.0.1:\(node) \(options)") }
-            } else {
-                lines.append(line)
-            }
-        }
         let file = folder.appendingPathComponent("nginx.conf")
-        try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+        try NginxConfiguration.render(template, port: port, nodes: nodes, listenOptions: "backlog=4096")
+            .write(to: file, atomically: true, encoding: .utf8)
         return file
     }
 
