@@ -190,7 +190,7 @@ public actor ChatHub {
     /// answers what it finds pending before it lets go, but an input stored just as it let go would otherwise wait
     /// for the next sweep (``recoverPendingInputs()``).
     private func requestDrain(_ key: ConversationKey, retryWhenBusy: Bool) {
-        if retryWhenBusy { busyRetries[key] = busyRetries[key] ?? 0 }
+        if retryWhenBusy, cluster != nil { busyRetries[key] = busyRetries[key] ?? 0 }
         drainRequested.insert(key)
         guard drainers[key] == nil else { return }
         drainers[key] = Task { @concurrent in await self.drain(key) }
