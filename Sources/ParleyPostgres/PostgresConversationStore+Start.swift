@@ -1,5 +1,5 @@
 public import Logging
-import ParleyServer
+public import ParleyServer
 import PostgresNIO
 
 #if canImport(Glibc)
@@ -11,7 +11,8 @@ import PostgresNIO
 #endif
 
 extension PostgresConversationStore {
-    /// Runs `body` with a store on the database of `configuration`, and closes its connections when `body` returns.
+    /// Runs `body` with a store on the database of `configuration`, and closes its connections when `body` returns;
+    /// `clock` dates new conversations (the server passes ``ServerConfiguration/clock``).
     ///
     /// Before `body` runs it connects and signs in once, within ``PostgresStoreConfiguration/connectTimeout``, and
     /// brings the schema up to date on that connection; so a bad address, a refused connection or a wrong password
@@ -29,7 +30,7 @@ extension PostgresConversationStore {
     ///   newer server migrated it; and whatever `body` throws.
     public static func withStore<Result>(
         _ configuration: PostgresStoreConfiguration, logger: Logger = Logger(label: "parley.postgres"),
-        _ body: (PostgresConversationStore) async throws -> Result
+        clock: ServerClock = .system, _ body: (PostgresConversationStore) async throws -> Result
     ) async throws -> Result {
         try await prepare(configuration, logger: logger)
         // The pool logs each connection it opens and closes at info level; only its warnings, unless debugging.
@@ -39,7 +40,7 @@ extension PostgresConversationStore {
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
-            return try await body(PostgresConversationStore(client: client, logger: logger))
+            return try await body(PostgresConversationStore(client: client, logger: logger, clock: clock))
         }
     }
 

@@ -25,12 +25,17 @@ public import PostgresNIO
 public struct PostgresConversationStore: ConversationStore {
     let client: PostgresClient
     private let logger: Logger
+    /// Dates a new conversation's `updated_at`; every other date comes with the call that stores it.
+    private let clock: ServerClock
 
     /// A store on `client`, which the caller runs (`client.run()`, or in a `ServiceGroup`) while the store is used.
     /// Call ``migrate()`` once before the first use.
-    public init(client: PostgresClient, logger: Logger = Logger(label: "parley.postgres")) {
+    /// - Parameter clock: Dates a new conversation (its ``StoredConversation/updatedAt``); the server passes its own.
+    public init(client: PostgresClient, logger: Logger = Logger(label: "parley.postgres"), clock: ServerClock = .system)
+    {
         self.client = client
         self.logger = logger
+        self.clock = clock
     }
 
     /// Brings the database's schema up to date (see the `parley_schema_migrations` table); safe when several servers
@@ -67,7 +72,7 @@ public struct PostgresConversationStore: ConversationStore {
         try await query(
             """
             INSERT INTO parley_conversations (channel_id, user_id, state, last_sequence, updated_at)
-            VALUES (\(key.channelId), \(key.userId), '{}', 0, \(Date().timeIntervalSince1970))
+            VALUES (\(key.channelId), \(key.userId), '{}', 0, \(clock.now().timeIntervalSince1970))
             ON CONFLICT (channel_id, user_id) DO NOTHING
             """)
         guard let created = try await existingConversation(for: key) else {
@@ -113,7 +118,7 @@ public struct PostgresConversationStore: ConversationStore {
                         connection.query(
                             """
                             INSERT INTO parley_conversations (channel_id, user_id, state, last_sequence, updated_at)
-                            VALUES (\(key.channelId), \(key.userId), '{}', 1, \(Date().timeIntervalSince1970))
+                            VALUES (\(key.channelId), \(key.userId), '{}', 1, \(clock.now().timeIntervalSince1970))
                             ON CONFLICT (channel_id, user_id)
                             DO UPDATE SET last_sequence = parley_conversations.last_sequence + 1
                             RETURNING id, last_sequence

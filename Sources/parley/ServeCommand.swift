@@ -41,7 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
         // password ends the command here with a coded error.
         let databaseConfiguration = try PostgresStoreConfiguration(url: database)
         // A node on PostgreSQL is a node of a cluster: any number of them may share the database (docs/deploy.md).
-        try await PostgresConversationStore.withStore(databaseConfiguration, logger: logger) { store in
+        try await PostgresConversationStore.withStore(databaseConfiguration, logger: logger, clock: configuration.clock)
+        {
+            store in
             let storage =
                 "conversations in PostgreSQL at \(databaseConfiguration.endpoint)/\(databaseConfiguration.database), "
                 + "attachments in \(configuration.dataDirectory.path)"
