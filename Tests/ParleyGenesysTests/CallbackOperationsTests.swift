@@ -198,6 +198,22 @@ struct CallbackOperationsTests {
         #expect(await web.requests.count == 1)
     }
 
+    @Test func theSimulatorTakesJSONBodies() async throws {
+        let simulator = GMSSimulator(defaultAuthority: "127.0.0.1", now: { Self.now })
+        try await InProcessServer.run(gms: simulator) { server in
+            let url = server.url.appendingPathComponent("genesys/1/service/callback/\(Self.service)")
+            let body = #"{"_customer_number":"+1","_desired_time":"2026-11-25T10:15:00.000Z","_wait_for_agent":true}"#
+            let response = try await URLSessionWebClient().send(
+                WebRequest(
+                    method: "POST", url: url, headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
+            #expect(response.status == 200)
+            let service = CallbackService(configuration: .init(serverURL: server.url))
+            let record = try await service.callback(id: "SIMCB00000001")
+            #expect(record.desiredDate == Self.now + 900)
+            #expect(record.jsonValue["_wait_for_agent"] == "true")
+        }
+    }
+
     @Test func wireShapes() async throws {
         let web = ScriptedWebClient { request in
             switch request.method {

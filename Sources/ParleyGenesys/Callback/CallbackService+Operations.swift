@@ -23,6 +23,13 @@ extension CallbackService {
         public var dialog: Dialog?
         /// The answer as received.
         public var jsonValue: JSONValue
+
+        /// A ticket with its parts (for test doubles; the service reads its own from GMS's answer).
+        public init(id: String, dialog: Dialog? = nil, jsonValue: JSONValue = .null) {
+            self.id = id
+            self.dialog = dialog
+            self.jsonValue = jsonValue
+        }
     }
 
     /// How ``callbacks(_:matching:operand:)`` combines its properties (`operand`).
@@ -52,7 +59,9 @@ extension CallbackService {
         }
         var fields = [("_customer_number", customerNumber)]
         if let desiredTime { fields.append(("_desired_time", GMSTime.string(desiredTime))) }
-        fields += properties.sorted { $0.key < $1.key }.filter { $0.key != "_customer_number" }.map {
+        fields += properties.sorted { $0.key < $1.key }.filter {
+            !["_customer_number", "_desired_time"].contains($0.key)
+        }.map {
             ($0.key, $0.value)
         }
         let json = try await callbackRequest("POST", try callbackURL(service), fields: fields)
@@ -80,12 +89,12 @@ extension CallbackService {
     }
 
     /// One callback by id: `GET …/callback?_id={id}` (GMS answers with a list).
-    /// - Throws: ``ParleyError/Code/gmsCallbackNotFound`` when GMS knows no such callback (an empty list or an
-    ///   error), and what a callback request throws.
+    /// - Throws: ``ParleyError/Code/gmsCallbackNotFound`` when GMS knows no such callback (a list without it, or
+    ///   an error), and what a callback request throws.
     public func callback(id: String) async throws(ParleyError) -> CallbackRecord {
         let json = try await callbackRequest("GET", try callbackURL(nil, query: [("_id", id)]))
         let records = try Self.records(json)
-        guard let record = records.first(where: { $0.id == id }) ?? records.first else {
+        guard let record = records.first(where: { $0.id == id }) else {
             throw ParleyError(.gmsCallbackNotFound, "GMS knows no callback \(id)")
         }
         return record
@@ -199,7 +208,7 @@ extension CallbackService {
             code = .gmsCallbackNotFound
         } else if !failure.availability.isEmpty || sentence.contains("not available") || sentence.contains("full") {
             code = .gmsSlotUnavailable
-        } else if sentence.contains("time") || sentence.contains("date") {
+        } else if !sentence.contains("missing") && (sentence.contains("time") || sentence.contains("date")) {
             code = .gmsInvalidTime
         } else if failure.message != nil {
             code = .gmsCallbackRefused
