@@ -187,15 +187,24 @@ struct CallbackOperationsTests {
             #expect(error?.code == .gmsCallbackRefused)
             #expect(error?.message.hasSuffix("Missing mandatory parameter: _customer_number") == true)
         }
-        let web = ScriptedWebClient { _ in WebResponse(status: 502, body: Array("<html>Bad gateway</html>".utf8)) }
+        let web = ScriptedWebClient { request in
+            request.method == "PUT"
+                ? .json(#"{"message":"Read timed out","exception":"java.net.SocketTimeoutException"}"#, status: 500)
+                : WebResponse(status: 502, body: Array("<html>Bad gateway</html>".utf8))
+        }
         let service = CallbackService(configuration: .init(serverURL: URL(string: "http://gms.example")!), web: web)
         let error = await Self.failure { () throws(ParleyError) in try await service.cancelCallback("s", id: "1") }
         #expect(error?.code == .gmsHTTPStatus)
+        let serverError = await Self.failure { () throws(ParleyError) in
+            try await service.rescheduleCallback("s", id: "1", to: Self.now)
+        }
+        #expect(serverError?.code == .gmsHTTPStatus)
+        #expect((serverError?.underlying as? CallbackFailure)?.exception == "java.net.SocketTimeoutException")
         let empty = await Self.failure { () throws(ParleyError) in
             _ = try await service.startCallback("s", customerNumber: "")
         }
         #expect(empty?.code == .invalidValue)
-        #expect(await web.requests.count == 1)
+        #expect(await web.requests.count == 2)
     }
 
     @Test func theSimulatorTakesJSONBodies() async throws {

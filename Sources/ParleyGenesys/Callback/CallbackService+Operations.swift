@@ -202,11 +202,13 @@ extension CallbackService {
         let sentence = (failure.message ?? "").lowercased()
         let said = failure.message.map { ": \($0)" } ?? ""
         let code: ParleyError.Code
-        if response.status == 404
+        if response.status >= 500 {
+            code = .gmsHTTPStatus  // GMS failed, whatever its sentence says ("Read timed out" is not a bad time)
+        } else if response.status == 404
             || ["not found", "does not exist", "unknown callback"].contains(where: sentence.contains)
         {
             code = .gmsCallbackNotFound
-        } else if !failure.availability.isEmpty || sentence.contains("not available") || sentence.contains("full") {
+        } else if !failure.availability.isEmpty || sentence.contains("not available") || sentence.contains(" full") {
             code = .gmsSlotUnavailable
         } else if !sentence.contains("missing") && (sentence.contains("time") || sentence.contains("date")) {
             code = .gmsInvalidTime
