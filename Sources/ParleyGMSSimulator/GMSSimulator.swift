@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HTTPTypes
 public import Hummingbird
 import NIOCore
@@ -6,6 +6,10 @@ import ParleyGenesys
 
 /// The Genesys Mobile Services simulator's routes, under `/genesys`:
 /// - `GET|POST /genesys/1/service/{id}/{action}`: the callback dialogs (``GMSDialogs``);
+/// - `/genesys/1/service/callback…`: the Callback Services API (`CallbackDesk`): `POST …/callback/{service}`
+///   starts a callback, `GET …/callback/{service}/availability` lists free slots, `GET …/callback?_id=` and
+///   `GET …/callback/{service}?operand=…` query, `DELETE` and `PUT …/callback/{service}/{id}` cancel and
+///   reschedule;
 /// - `POST /genesys/1/service/{id}/ixn/chat[/{operation}]`: Chat API version 1 (``ChatDesk``);
 /// - `POST /genesys/cometd[/{type}]`: Bayeux long polling (``BayeuxHub``), JSON or form field `message`;
 /// - `POST /genesys/simulator/forget-comet-clients`, `POST /genesys/simulator/chat/{id}/agent` (`message`) and
@@ -27,16 +31,22 @@ public struct GMSSimulator: Sendable {
     public let defaultAuthority: String
     let hub: BayeuxHub
     let desk: ChatDesk
+    let callbacks: CallbackDesk
 
     /// A simulator with its own Bayeux clients and chats, empty.
     /// - Parameters:
     ///   - configuration: The agent's name, the long-poll timeout, the browser cookie rule.
     ///   - defaultAuthority: `host:port` for URLs in answers to requests without a `Host` header.
-    public init(configuration: GMSSimulatorConfiguration = GMSSimulatorConfiguration(), defaultAuthority: String) {
+    ///   - now: The callback services' clock (what "past" and "free" mean); tests pass a fixed one.
+    public init(
+        configuration: GMSSimulatorConfiguration = GMSSimulatorConfiguration(), defaultAuthority: String,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.configuration = configuration
         self.defaultAuthority = defaultAuthority
         hub = BayeuxHub(configuration: configuration)
         desk = ChatDesk(configuration: configuration, hub: hub)
+        callbacks = CallbackDesk(configuration: configuration, now: now)
     }
 
     /// Adds the simulator's routes (all under `/genesys`) to `router`.
@@ -52,6 +62,7 @@ public struct GMSSimulator: Sendable {
             else { throw HTTPError(.notFound, message: "unknown chat operation") }
             return try await chat(request, id: context.parameters.require("id"), operation: operation)
         }
+        registerCallbacks(on: router)
         router.get("/genesys/1/service/{id}/{action}") { request, context in
             try dialog(request, id: context.parameters.require("id"), action: context.parameters.require("action"))
         }
@@ -70,6 +81,46 @@ public struct GMSSimulator: Sendable {
             await desk.agentSays(try context.parameters.require("id"), fields["message"] ?? "")
             return Self.json(["sent": true])
         }
+    }
+
+    // MARK: Callback Services API
+
+    private func registerCallbacks(on router: Router<some RequestContext>) {
+        let path = "/genesys/1/service/callback"
+        router.get(RouterPath(path)) { request, _ in
+            let fields = try await Self.form(request)
+            return Self.json(await callbacks.query(id: fields["_id"] ?? ""))
+        }
+        router.post(RouterPath(path + "/{service}")) { request, context in
+            let fields = try await Self.form(request)
+            return Self.json(await callbacks.start(service: try context.parameters.require("service"), fields: fields))
+        }
+        router.get(RouterPath(path + "/{service}")) { request, context in
+            let fields = try await Self.form(request)
+            return Self.json(await callbacks.query(service: try context.parameters.require("service"), fields: fields))
+        }
+        router.get(RouterPath(path + "/{service}/availability")) { request, context in
+            let fields = try await Self.form(request)
+            return Self.json(
+                await callbacks.availability(service: try context.parameters.require("service"), fields: fields))
+        }
+        router.delete(RouterPath(path + "/{service}/{id}")) { _, context in
+            Self.json(
+                await callbacks.cancel(
+                    service: try context.parameters.require("service"), id: try context.parameters.require("id")))
+        }
+        router.put(RouterPath(path + "/{service}/{id}")) { request, context in
+            let fields = try await Self.form(request)
+            return Self.json(
+                await callbacks.reschedule(
+                    service: try context.parameters.require("service"), id: try context.parameters.require("id"),
+                    fields: fields))
+        }
+    }
+
+    static func json(_ answer: CallbackDesk.Answer) -> Response {
+        guard answer.body != .null else { return Response(status: .init(code: answer.status)) }
+        return json(answer.body, status: .init(code: answer.status))
     }
 
     // MARK: Callback dialogs
@@ -160,6 +211,14 @@ public struct GMSSimulator: Sendable {
     static func form(_ request: Request) async throws -> [String: String] {
         let body = try await request.body.collect(upTo: 1 << 20)
         var fields = decodeForm(String(decoding: body.readableBytesView, as: UTF8.self))
+        if request.headers[.contentType]?.hasPrefix("application/json") ?? false {
+            // GMS takes JSON bodies too (the Callback API's examples have both); members are read as strings.
+            let object = (try? JSONValue(parsing: body.readableBytesView))?.objectValue ?? [:]
+            fields = [:]
+            for member in object {
+                fields[member.key] = member.value.stringValue ?? member.value.jsonString()
+            }
+        }
         for item in request.uri.queryParameters {
             fields[String(item.key)] = fields[String(item.key)] ?? String(item.value)
         }

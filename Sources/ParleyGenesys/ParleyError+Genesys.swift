@@ -5,6 +5,15 @@ extension ParleyError.Code {
     public static let gmsBadResponse: Self = "gms.badResponse"
     /// A push notification carries no `message` with `_id` and `_action`.
     public static let gmsNotACallbackPush: Self = "gms.notACallbackPush"
+    /// GMS knows no callback with the id given (cancel, reschedule, query), or no such callback service.
+    public static let gmsCallbackNotFound: Self = "gms.callbackNotFound"
+    /// GMS refused a callback's time because its slot is full or closed; the ``CallbackFailure`` lists the slots
+    /// GMS offers instead, when it sent some.
+    public static let gmsSlotUnavailable: Self = "gms.slotUnavailable"
+    /// GMS refused a time it cannot read or that has passed (`_desired_time`, `_new_desired_time`, `start`, `end`).
+    public static let gmsInvalidTime: Self = "gms.invalidTime"
+    /// GMS refused a callback request for another reason (a missing parameter, say); the message has its sentence.
+    public static let gmsCallbackRefused: Self = "gms.callbackRefused"
     /// A GMS chat call was made before ``ChatSession/start()`` or after the chat ended.
     public static let gmsChatNotActive: Self = "gms.chatNotActive"
     /// A Bayeux handshake was refused and the server's advice forbids trying again (`reconnect: none`).

@@ -20,6 +20,12 @@ struct GettingStartedTests {
             "dialog = try await service.choose(ready)",
             "let chat = ChatSession(configuration: try .init(startChat: start, service: service.configuration))",
             "try await chat.send(text: \"Hello\")",
+            "let slots = try await service.availability(of: \"callback-for-mobile\", maxSlots: 4)",
+            "let ticket = try await service.startCallback(\"callback-for-mobile\", customerNumber: \"+15551234\",",
+            "try await service.rescheduleCallback(\"callback-for-mobile\", id: ticket.id, to: slots[1].start)",
+            "} catch let error as ParleyError where error.code == .gmsInvalidTime {",
+            "let record = try await service.callback(id: ticket.id)",
+            "try await service.cancelCallback(\"callback-for-mobile\", id: ticket.id)",
         ] {
             #expect(text.contains(line), "the article no longer shows \(line)")
         }
@@ -64,6 +70,29 @@ struct GettingStartedTests {
                 }
             }
             Issue.record("the events ended before the chat did")
+        }
+    }
+
+    @Test func scheduleACallback() async throws {
+        try await InProcessServer.runWithGMS { server in
+            let service = CallbackService(configuration: .init(serverURL: server.url, gmsUser: "user-42"))
+            let slots = try await service.availability(of: "callback-for-mobile", maxSlots: 4)
+            #expect(slots.count == 4)
+            let ticket = try await service.startCallback(
+                "callback-for-mobile", customerNumber: "+15551234", at: slots[0].start)
+            try await service.rescheduleCallback("callback-for-mobile", id: ticket.id, to: slots[1].start)
+            var refused: ParleyError?
+            do {
+                try await service.rescheduleCallback(
+                    "callback-for-mobile", id: ticket.id, to: slots[1].start - 86_400)
+            } catch let error as ParleyError where error.code == .gmsInvalidTime {
+                refused = error
+            }
+            #expect(refused != nil)
+            let record = try await service.callback(id: ticket.id)
+            #expect(record.desiredDate == slots[1].start)
+            #expect(record.customerNumber == "+15551234")
+            try await service.cancelCallback("callback-for-mobile", id: ticket.id)
         }
     }
 }

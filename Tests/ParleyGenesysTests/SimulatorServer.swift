@@ -21,4 +21,11 @@ extension InProcessServer {
         let simulator = GMSSimulator(configuration: configuration, defaultAuthority: "127.0.0.1")
         return try await run(channels: [], routes: [GMSRoutes(simulator: simulator)], body)
     }
+
+    /// Runs a Parley server with `simulator` under `/genesys` (one with its own clock, say) for `body`.
+    static func run<Result: Sendable>(
+        gms simulator: GMSSimulator, _ body: (InProcessServer) async throws -> Result
+    ) async throws -> Result {
+        try await run(channels: [], routes: [GMSRoutes(simulator: simulator)], body)
+    }
 }

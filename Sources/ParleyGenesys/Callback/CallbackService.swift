@@ -40,7 +40,7 @@ public struct CallbackService: Sendable {
 
     /// The configuration in use.
     public let configuration: Configuration
-    private let web: any WebClient
+    let web: any WebClient
 
     /// A service client.
     /// - Parameters:

@@ -37,8 +37,11 @@ struct LenientObject: Sendable {
     }
 
     /// An integer member, from a number or a numeric string.
-    func int(_ key: String) -> Int? {
-        switch self[key] {
+    func int(_ key: String) -> Int? { Self.int(self[key]) }
+
+    /// An integer from a number or a numeric string.
+    static func int(_ value: JSONValue?) -> Int? {
+        switch value {
         case .number(let number): Int(exactly: number)
         case .string(let text): Int(text.trimmingCharacters(in: .whitespaces))
         default: nil
