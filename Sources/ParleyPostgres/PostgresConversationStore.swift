@@ -369,6 +369,11 @@ public struct PostgresConversationStore: ConversationStore {
         }
     }
 
+    /// ``query(_:)`` for the other tables of the database (session bindings).
+    func run(_ statement: PostgresQuery) async throws -> PostgresRowSequence {
+        try await query(statement)
+    }
+
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws (its
     /// own error is thrown, not postgres-nio's wrapper; a database error becomes a ``ParleyError``).
     private func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {

@@ -80,6 +80,20 @@ enum PostgresSchema {
                 WHERE hand_off_since IS NOT NULL
                 """,
             ]),
+        Migration(
+            version: 3, name: "session secrets",
+            statements: [
+                // Which user id is bound to which session secret (its SHA-256 digest), shared by every node.
+                """
+                CREATE TABLE parley_session_secrets (
+                    channel_id text NOT NULL,
+                    user_id text NOT NULL,
+                    secret_digest bytea NOT NULL,
+                    created_at double precision NOT NULL,
+                    PRIMARY KEY (channel_id, user_id)
+                )
+                """
+            ]),
     ]
 
     /// The newest version this server knows.

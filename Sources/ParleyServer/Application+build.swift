@@ -21,8 +21,10 @@ import ServiceLifecycle
 ///   - configuration: Where to listen, where to keep data, the channels.
 ///   - store: Where conversations are kept; nil (the default) for ``SQLiteConversationStore`` in the data folder's
 ///     `parley.sqlite`. The caller keeps a store it gives open while the application runs (for PostgreSQL,
-///     `PostgresConversationStore.withStore` in the ParleyPostgres product). Attachments and session secrets stay in
-///     the data folder either way.
+///     `PostgresConversationStore.withStore` in the ParleyPostgres product). Attachments stay in the data folder
+///     either way.
+///   - sessionBindings: Where session secrets are kept (``SessionBindingStore``); nil (the default) for the data
+///     folder's `sessions.sqlite`. Nodes of a cluster share one (`PostgresSessionBindings`).
 ///   - cluster: The other nodes on the same store, for a cluster of servers (`PostgresCluster` in the ParleyPostgres
 ///     product, on the database of a `PostgresConversationStore`); nil (the default) for a single server.
 ///   - logger: Where to log.
@@ -32,7 +34,8 @@ import ServiceLifecycle
 ///   `server.dataFolderLocked` when another server holds the data folder, and with code
 ///   `server.resourceUnreadable` when a page the server ships (the agent console) cannot be read.
 public func buildApplication(
-    configuration: ServerConfiguration, store: (any ConversationStore)? = nil, cluster: (any Cluster)? = nil,
+    configuration: ServerConfiguration, store: (any ConversationStore)? = nil,
+    sessionBindings: (any SessionBindingStore)? = nil, cluster: (any Cluster)? = nil,
     logger: Logger = Logger(label: "parley.server"),
     routes: [any ServerRoutes] = [],
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -46,8 +49,9 @@ public func buildApplication(
             ?? SQLiteConversationStore(
                 url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"), clock: configuration.clock),
         metrics: metrics)
-    // DATA/sessions.sqlite
-    let sessions = try SessionSecrets(dataDirectory: configuration.dataDirectory, clock: configuration.clock)
+    let sessions = SessionSecrets(
+        bindings: try sessionBindings ?? SQLiteSessionBindings(dataDirectory: configuration.dataDirectory),
+        clock: configuration.clock)
     var skills: [String: any Skill] = [:]
     for channel in configuration.channels {
         skills[channel.id] = MeasuredSkill(base: try channel.skill.load(), metrics: metrics)

@@ -34,7 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory())
         guard let database else {
             try await serve(
-                configuration, store: nil, cluster: nil, storage: "data in \(configuration.dataDirectory.path)", logger)
+                configuration, store: nil, sessionBindings: nil, cluster: nil,
+                storage: "data in \(configuration.dataDirectory.path)", logger)
             return
         }
         // Connected, signed in and migrated before the server listens: a bad URL, a refused connection or a wrong
@@ -48,16 +49,19 @@ struct ServeCommand: AsyncParsableCommand {
                 "conversations in PostgreSQL at \(databaseConfiguration.endpoint)/\(databaseConfiguration.database), "
                 + "attachments in \(configuration.dataDirectory.path)"
             let cluster = PostgresCluster(store: store, configuration: databaseConfiguration, logger: logger)
-            try await serve(configuration, store: store, cluster: cluster, storage: storage, logger)
+            try await serve(
+                configuration, store: store, sessionBindings: PostgresSessionBindings(store: store), cluster: cluster,
+                storage: storage, logger)
         }
     }
 
     private func serve(
-        _ configuration: ServerConfiguration, store: (any ConversationStore)?, cluster: (any Cluster)?,
-        storage: String, _ logger: Logger
+        _ configuration: ServerConfiguration, store: (any ConversationStore)?,
+        sessionBindings: (any SessionBindingStore)?, cluster: (any Cluster)?, storage: String, _ logger: Logger
     ) async throws {
         let app = try await buildApplication(
-            configuration: configuration, store: store, cluster: cluster, logger: logger,
+            configuration: configuration, store: store, sessionBindings: sessionBindings, cluster: cluster,
+            logger: logger,
             routes: server.routes(for: configuration)
         ) { port in
             let banner = ServerOptions.banner(configuration, port: port, storage: storage, gms: server.gms)

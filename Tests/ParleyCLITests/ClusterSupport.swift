@@ -172,6 +172,26 @@ enum RawChat {
         }
     }
 
+    /// The first frame a socket with Parley's hello gets (the welcome, on a socket the server accepts); nil when the
+    /// server closes it first. `query` follows `channelId` and `userId` in the URL.
+    static func firstFrame(port: Int, channel: String, user: String, query: String = "") async throws -> JSONValue? {
+        try await withTimeout(.seconds(20), "the first frame from port \(port)") {
+            let url = try #require(
+                URL(
+                    string:
+                        "ws://127.0.0.1:\(port)/chat/v1/chats/sockets/websdk?channelId=\(channel)&userId=\(user)\(query)"
+                ))
+            let first = TextBox()
+            _ = try await WebSocketTransport().connect(to: url, headers: [:]) { connection in
+                try await connection.send(ParleyHello().stateFrame.jsonString())
+                var frames = connection.inbound.makeAsyncIterator()
+                if let frame = await frames.next() { _ = first.append(frame) }
+                await connection.close()
+            }
+            return try first.values.first.map { try JSONValue(parsing: $0) }
+        }
+    }
+
     /// Opens a socket, waits for its welcome, and returns how the server closed it (after `whileOpen` ran).
     static func close(
         port: Int, channel: String, user: String, whileOpen: @escaping @Sendable () async throws -> Void

@@ -198,6 +198,36 @@ struct ClusterTests {
         for node in nodes { try await node.stop() }
     }
 
+    /// A session secret issued by node 1 opens a socket on node 2: the bindings are in the database.
+    @Test func aSessionSecretIssuedByOneNodeOpensASocketOnAnother() async throws {
+        let database = try ClusterDatabase()
+        defer { database.drop() }
+        let config = try configurationFile(
+            #"{"channels": [{"id": "sealed", "skill": "echo", "sessionSecrets": true}]}"#)
+        var ports: [Int] = []
+        var nodes: [ServerProcess] = []
+        for _ in 0..<2 {
+            let node = try await Self.node(database, data: temporaryDataFolder("cluster-session"), config: config)
+            nodes.append(node)
+            ports.append(try await node.listeningPort())
+        }
+        let issued = try await offloaded { [port = ports[0]] in
+            try RawTCP.exchange(
+                port: port,
+                "POST /chat/v1/sessions?channelId=sealed&userId=sam HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Length: 0\r\nConnection: close\r\n\r\n", toEnd: true)
+        }
+        let body = issued.components(separatedBy: "\r\n\r\n").dropFirst().joined()
+        let secret = try #require(try JSONValue(parsing: body)["sessionSecret"]?.stringValue, "\(issued)")
+        let welcome = try await RawChat.firstFrame(
+            port: ports[1], channel: "sealed", user: "sam", query: "&sessionSecret=\(secret)")
+        #expect(welcome?["state"]?["type"] == "parley", "\(String(describing: welcome))")
+        // Without the secret, node 2 refuses the socket as node 1 would.
+        let refused = try await RawChat.close(port: ports[1], channel: "sealed", user: "sam") {}
+        #expect(refused?.code == .sessionRequired, "\(String(describing: refused))")
+        for node in nodes { try await node.stop() }
+    }
+
     @Test func aDrainedNodeClosesItsSocketsWith1012AndFinishes() async throws {
         let database = try ClusterDatabase()
         defer { database.drop() }

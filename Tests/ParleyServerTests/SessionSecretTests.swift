@@ -65,7 +65,7 @@ struct SessionSecretTests {
             #expect(second.json?["userId"]?.stringValue != userId)
             #expect(second.json?["sessionSecret"]?.stringValue != secret)
 
-            let sessions = try SessionSecrets(dataDirectory: server.dataDirectory)
+            let sessions = SessionSecrets(bindings: try SQLiteSessionBindings(dataDirectory: server.dataDirectory))
             try await sessions.verify(channel: Self.sealed, userId: userId, secret: secret)
         }
     }
@@ -120,7 +120,7 @@ struct SessionSecretTests {
             let elsewhere = try await Self.post(server, "channelId=anyone&userId=alice%20smith")
             #expect(elsewhere.status == 200)
 
-            let sessions = try SessionSecrets(dataDirectory: server.dataDirectory)
+            let sessions = SessionSecrets(bindings: try SQLiteSessionBindings(dataDirectory: server.dataDirectory))
             try await sessions.verify(channel: Self.sealed, userId: "alice smith", secret: secret)
             let other = try #require(elsewhere.json?["sessionSecret"]?.stringValue)
             await #expect(throws: ParleyError.self) {
@@ -157,8 +157,8 @@ struct SessionSecretTests {
     @Test func verifyThrowsTheSocketsCodes() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-sessions-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sessions = try SessionSecrets(dataDirectory: folder)
-        let issued = try sessions.issue(channel: Self.sealed, userId: "bob")
+        let sessions = SessionSecrets(bindings: try SQLiteSessionBindings(dataDirectory: folder))
+        let issued = try await sessions.issue(channel: Self.sealed, userId: "bob")
 
         func code(_ userId: String, _ secret: String?, on channel: ChannelConfiguration = Self.sealed) async
             -> ParleyError.Code?
@@ -197,7 +197,7 @@ struct SessionSecretTests {
         try await withServer(channels: Self.channels, dataDirectory: folder) { server in
             let again = try await Self.post(server, "channelId=sealed&userId=dora")
             #expect(again.status == 409, "the restarted server still knows the binding")
-            let sessions = try SessionSecrets(dataDirectory: server.dataDirectory)
+            let sessions = SessionSecrets(bindings: try SQLiteSessionBindings(dataDirectory: server.dataDirectory))
             try await sessions.verify(channel: Self.sealed, userId: "dora", secret: issued)
         }
         let file = try Data(contentsOf: folder.appendingPathComponent("sessions.sqlite"))

@@ -30,9 +30,10 @@ public struct ServerConfiguration: Sendable {
     /// Where the server's time comes from: its timeouts, rate windows and stored dates (see ``ServerClock``).
     /// Default ``ServerClock/system``; a test gives one on a `VirtualClock` to move time instead of waiting.
     public var clock: ServerClock = .system
-    /// In a cluster (``buildApplication(configuration:store:cluster:logger:routes:onServerRunning:)`` with a
-    /// ``Cluster``): how often a node looks for inputs that no node answers, because the node that stored them died
-    /// before answering. Default 2 seconds.
+    /// In a cluster (a ``Cluster`` given to
+    /// ``buildApplication(configuration:store:sessionBindings:cluster:logger:routes:onServerRunning:)``): how often a
+    /// node looks for inputs that no node answers, because the node that stored them died before answering. Default
+    /// 2 seconds.
     public var pendingInputSweepInterval: Duration = .seconds(2)
     /// On a graceful stop, how long the node waits for its sockets to close after telling them to reconnect
     /// elsewhere (``ParleyApplication``), before it stops the server anyway. Default 10 seconds.

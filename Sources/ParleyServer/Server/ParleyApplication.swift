@@ -3,7 +3,8 @@ public import ServiceLifecycle
 import Synchronization
 public import UnixSignals
 
-/// The Parley server as ``buildApplication(configuration:store:cluster:logger:routes:onServerRunning:)`` builds it: a
+/// The Parley server as
+/// ``buildApplication(configuration:store:sessionBindings:cluster:logger:routes:onServerRunning:)`` builds it: a
 /// Hummingbird application whose graceful stop drains the node first.
 ///
 /// Run it with ``runService(gracefulShutdownSignals:)`` (as `parley serve` does) or as a service of your own

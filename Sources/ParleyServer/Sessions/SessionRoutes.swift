@@ -37,20 +37,20 @@ struct SessionRoutes {
 
     func register(on router: Router<some RemoteAddressRequestContext>) {
         router.post("/chat/v1/sessions") { request, context in
-            try issue(request, peer: context.remoteAddress?.ipAddress ?? "unknown")
+            try await issue(request, peer: context.remoteAddress?.ipAddress ?? "unknown")
         }
         router.on("/chat/v1/sessions", method: .options) { request, _ in
             try Self.cors.preflight(request, allowedOrigins: try channel(of: request).allowedOrigins)
         }
     }
 
-    private func issue(_ request: Request, peer: String) throws(CodedHTTPError) -> Response {
+    private func issue(_ request: Request, peer: String) async throws(CodedHTTPError) -> Response {
         let channel = try channel(of: request)
         let cors = CORS.responseHeaders(for: request, allowedOrigins: channel.allowedOrigins)
         let issued: SessionSecrets.Issued
         do {
             try issuances.admit(peer)
-            issued = try sessions.issue(channel: channel, userId: request.uri.queryParameters.get("userId"))
+            issued = try await sessions.issue(channel: channel, userId: request.uri.queryParameters.get("userId"))
         } catch {
             throw CodedHTTPError(Self.status(of: error.code), error, headers: cors)
         }

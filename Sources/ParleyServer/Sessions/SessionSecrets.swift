@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import GRDB
 
 /// Session secrets bound to user ids on open channels (`docs/security.md`).
 ///
@@ -10,9 +9,9 @@ import GRDB
 /// must then present the secret, and ``verify(channel:userId:secret:)`` checks it.
 ///
 /// A secret is 256 bits from the system's cryptographic generator, handed out once as base64url. The server keeps
-/// only its SHA-256 digest, with the channel, the user id and the date, in `DATA/sessions.sqlite`, so that a copy of
-/// the data folder does not hand out working secrets, and a restarted server still knows every binding. Digests are
-/// compared in constant time.
+/// only its SHA-256 digest, with the channel, the user id and the date, in its ``SessionBindingStore``
+/// (`DATA/sessions.sqlite` by default; the database for a cluster), so that a copy of the data does not hand out
+/// working secrets, and a restarted server still knows every binding. Digests are compared in constant time.
 ///
 /// Session secrets apply to channels without client authentication only: on an authenticated channel the signed
 /// token already names the user, and the flag is ignored.
@@ -28,32 +27,14 @@ final class SessionSecrets: Sendable {
     /// The longest user id the server binds, in UTF-8 bytes.
     static let maximumUserIdLength = 256
 
-    private let database: DatabaseQueue
+    private let bindings: any SessionBindingStore
     private let clock: ServerClock
 
-    /// Opens (creating if needed) `sessions.sqlite` in `dataDirectory`.
-    /// - Parameters:
-    ///   - dataDirectory: The server's data folder.
-    ///   - clock: The server's clock, for the dates kept with each binding.
-    init(dataDirectory: URL, clock: ServerClock = .system) throws {
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-        database = try DatabaseQueue(path: dataDirectory.appendingPathComponent("sessions.sqlite").path)
+    /// Session secrets kept in `bindings`.
+    /// - Parameter clock: The server's clock, for the dates kept with each binding.
+    init(bindings: any SessionBindingStore, clock: ServerClock = .system) {
+        self.bindings = bindings
         self.clock = clock
-        try Self.migrator.migrate(database)
-    }
-
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "session") { table in
-                table.column("channelId", .text).notNull()
-                table.column("userId", .text).notNull()
-                table.column("secretDigest", .blob).notNull()
-                table.column("createdAt", .double).notNull()
-                table.primaryKey(["channelId", "userId"])
-            }
-        }
-        return migrator
     }
 
     /// Whether `channel` binds user ids to session secrets.
@@ -68,7 +49,7 @@ final class SessionSecrets: Sendable {
     /// - Throws: ``ParleyError/Code/sessionNotOffered`` when the channel does not use session secrets,
     ///   ``ParleyError/Code/sessionUserBound`` when `userId` already has a secret,
     ///   ``ParleyError/Code/invalidValue`` for an empty, overlong or control-character user id.
-    func issue(channel: ChannelConfiguration, userId: String?) throws(ParleyError) -> Issued {
+    func issue(channel: ChannelConfiguration, userId: String?) async throws(ParleyError) -> Issued {
         guard Self.applies(to: channel) else {
             throw ParleyError(.sessionNotOffered, "channel \"\(channel.id)\" does not issue session secrets")
         }
@@ -76,19 +57,11 @@ final class SessionSecrets: Sendable {
         let issued = Issued(
             userId: userId ?? "user-" + Self.hex(Self.randomBytes(16)),
             sessionSecret: Self.base64URL(Self.randomBytes(32)))
-        let digest = Self.digest(issued.sessionSecret)
-        let created = clock.now().timeIntervalSince1970
         let inserted: Bool
         do {
-            inserted = try database.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT OR IGNORE INTO session (channelId, userId, secretDigest, createdAt)
-                        VALUES (?, ?, ?, ?)
-                        """,
-                    arguments: [channel.id, issued.userId, digest, created])
-                return db.changesCount == 1
-            }
+            inserted = try await bindings.bind(
+                channelId: channel.id, userId: issued.userId, digest: Self.digest(issued.sessionSecret),
+                at: clock.now())
         } catch {
             throw ParleyError(.internalError, "the session store failed", underlying: error)
         }
@@ -115,27 +88,19 @@ final class SessionSecrets: Sendable {
                 .sessionRequired,
                 "channel \"\(channel.id)\" needs the session secret of the user id (the sessionSecret query parameter)")
         }
-        guard let stored = try storedDigest(channelId: channel.id, userId: userId) else {
+        let stored: Data?
+        do {
+            stored = try await bindings.digest(channelId: channel.id, userId: userId)
+        } catch {
+            throw ParleyError(.internalError, "the session store failed", underlying: error)
+        }
+        guard let stored else {
             throw ParleyError(
                 .sessionRequired,
                 "the user id has no session secret on channel \"\(channel.id)\"; ask POST /chat/v1/sessions")
         }
         guard Self.constantTimeEqual(Self.digest(secret), stored) else {
             throw ParleyError(.sessionInvalid, "the session secret does not belong to the user id")
-        }
-    }
-
-    /// The digest kept for a user id, read with GRDB's synchronous API: one short query costs less than handing it
-    /// to GRDB's queue and waking the task again (see ``SQLiteConversationStore``).
-    private func storedDigest(channelId: String, userId: String) throws(ParleyError) -> Data? {
-        do {
-            return try database.read { db in
-                try Data.fetchOne(
-                    db, sql: "SELECT secretDigest FROM session WHERE channelId = ? AND userId = ?",
-                    arguments: [channelId, userId])
-            }
-        } catch {
-            throw ParleyError(.internalError, "the session store failed", underlying: error)
         }
     }
 
