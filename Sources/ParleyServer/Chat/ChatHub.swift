@@ -11,7 +11,7 @@ import ServiceLifecycle
 /// Different conversations run concurrently. Inputs left pending by a stopped server are answered by the next one
 /// (``recoverPendingInputs()``).
 ///
-/// The actor holds only the routing state (sockets, drainers, hand-offs). Storing, answering and encoding run in
+/// The actor holds only the routing state (sockets and what they were sent, drainers, agent sockets). Storing, answering and encoding run in
 /// the socket's or the conversation's own task, off the actor, so that one conversation's database work does not
 /// queue every other conversation behind it.
 ///
@@ -134,8 +134,8 @@ public actor ChatHub {
         }
     }
 
-    /// On graceful shutdown, lets the hub finish what it is answering (after the sockets closed, see
-    /// ``ChatSocket``).
+    /// On graceful shutdown, lets the hub finish what it is answering (after the drain closed the sockets, see
+    /// ``ParleyApplication``).
     struct Finisher: Service {
         let hub: ChatHub
 
