@@ -11,9 +11,9 @@ import ServiceLifecycle
 /// Different conversations run concurrently. Inputs left pending by a stopped server are answered by the next one
 /// (``recoverPendingInputs()``).
 ///
-/// The actor holds only the routing state (sockets and what they were sent, drainers, agent sockets). Storing, answering and encoding run in
-/// the socket's or the conversation's own task, off the actor, so that one conversation's database work does not
-/// queue every other conversation behind it.
+/// The actor holds only the routing state (sockets and what they were sent, drainers, agent sockets). Storing,
+/// answering and encoding run in the socket's or the conversation's own task, off the actor, so that one
+/// conversation's database work does not queue every other conversation behind it.
 ///
 /// With a ``Cluster`` (several nodes on one shared store), a node answers a conversation only while it holds the
 /// conversation's turns (``Cluster/claimTurns(of:)``), announces every reply it stores, and sends its sockets what
