@@ -57,7 +57,8 @@ actor CallbackDesk {
         callbacks[id] = Callback(
             id: id, service: service, customerNumber: number, desiredTime: desired, properties: properties)
         let text =
-            desired.map { "Your callback is scheduled for \(Self.string($0))" } ?? "You will receive the call shortly"
+            desired.map { "Your callback is scheduled for \(GMSTime.string($0))" }
+            ?? "You will receive the call shortly"
         return Answer(
             status: 200,
             body: [
@@ -69,12 +70,12 @@ actor CallbackDesk {
     func availability(service: String, fields: [String: String]) -> Answer {
         var start = now()
         if let text = fields["start"] {
-            guard let date = Self.date(text) else { return Self.failure(400, "Invalid start time: \(text)") }
+            guard let date = GMSTime.date(text) else { return Self.failure(400, "Invalid start time: \(text)") }
             start = max(start, date)
         }
         var end = start.addingTimeInterval(86_400 * Double(max(1, Int(fields["number-of-days"] ?? "") ?? 1)))
         if let text = fields["end"] {
-            guard let date = Self.date(text), date > start else {
+            guard let date = GMSTime.date(text), date > start else {
                 return Self.failure(400, "Invalid end time: \(text)")
             }
             end = date
@@ -128,7 +129,7 @@ actor CallbackDesk {
 
     /// A desired time must read as ISO 8601, not have passed, and fall in a bucket with room.
     private func check(_ text: String, field: String, excluding id: String?) -> Check {
-        guard let date = Self.date(text) else { return .failure(Self.failure(400, "Invalid \(field): \(text)")) }
+        guard let date = GMSTime.date(text) else { return .failure(Self.failure(400, "Invalid \(field): \(text)")) }
         guard date >= now() else {
             return .failure(Self.failure(400, "Invalid \(field): \(text) is in the past"))
         }
@@ -158,7 +159,7 @@ actor CallbackDesk {
         if slot < start { slot += bucket }
         while slot < end, slots.count < limit {
             let free = configuration.callbackBucketCapacity - booked(slot, excluding: id)
-            if free > 0 { slots.append(Self.string(slot), .number(Double(free))) }
+            if free > 0 { slots.append(GMSTime.string(slot), .number(Double(free))) }
             slot += bucket
         }
         return slots
@@ -172,7 +173,7 @@ actor CallbackDesk {
             "_callback_state": callback.desiredTime == nil ? "QUEUED" : "SCHEDULED",
             "_customer_number": .string(callback.customerNumber),
         ]
-        if let desired = callback.desiredTime { object.append("_desired_time", .string(Self.string(desired))) }
+        if let desired = callback.desiredTime { object.append("_desired_time", .string(GMSTime.string(desired))) }
         for (key, value) in callback.properties.sorted(by: { $0.key < $1.key }) where object[key] == nil {
             object.append(key, .string(value))
         }
@@ -185,16 +186,5 @@ actor CallbackDesk {
 
     private static func failure(_ status: Int, _ message: String) -> Answer {
         Answer(status: status, body: ["message": .string(message), "exception": .string(exception)])
-    }
-
-    static func string(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    static func date(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
-            return date
-        }
-        return try? Date(text, strategy: .iso8601)
     }
 }

@@ -44,7 +44,7 @@ struct ServeDatabaseTests {
     }
 
     @Test func aRefusedConnectionStopsTheServerAtOnceNamingTheHost() async throws {
-        let port = try Self.closedPort()
+        let port = try freePort()  // nothing listens on it
         let run = try await Self.failedStart(["--database", "postgres://parley:secret@127.0.0.1:\(port)/parley"])
         #expect(run.status != nil && run.status != 0, "exit status \(String(describing: run.status))")
         #expect(run.errors.contains("store.unavailable"), "\(run.errors)")
@@ -93,27 +93,5 @@ struct ServeDatabaseTests {
         let notice = "parley serve --database: skipped, PARLEY_TEST_POSTGRES_URL is not set\n"
         FileHandle.standardError.write(Data(notice.utf8))
         try Test.cancel("skipped: PARLEY_TEST_POSTGRES_URL is not set (source scripts/postgres-test-server)")
-    }
-
-    /// A loopback port nothing listens on: one the kernel gave a socket, which is then closed.
-    static func closedPort() throws -> Int {
-        #if os(Linux)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -35,27 +35,6 @@ extension AsyncStream {
     }
 }
 
-/// A free TCP port on 127.0.0.1 (bound to port 0, read, closed).
-func freePort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw POSIXError(.EIO) }
-    defer { close(descriptor) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-    }
-    guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-    let named = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-    }
-    guard named == 0 else { throw POSIXError(.EIO) }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// The folder of the test peers (Faye's config, the aiocometd script).
 let peersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers")
 

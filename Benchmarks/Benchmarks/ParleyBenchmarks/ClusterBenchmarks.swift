@@ -99,7 +99,7 @@ enum ClusterBenchmarks {
             ports.append(try await Target.port(printedBy: process, in: printed))
         }
         guard case .nginx = layout else { return try await body(ports[0]) }
-        let port = try await freePort()
+        let port = try freePort()
         let nginx = Process()
         nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
         nginx.arguments = [
@@ -137,14 +137,5 @@ enum ClusterBenchmarks {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw BenchmarkFailure("nginx did not listen on \(port)")
-    }
-
-    /// A loopback port free now: one the kernel gives a listener, which is then closed.
-    static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        defer { channel.close(promise: nil) }
-        guard let port = channel.localAddress?.port else { throw BenchmarkFailure("no free port") }
-        return port
     }
 }

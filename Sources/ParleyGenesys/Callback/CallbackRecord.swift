@@ -126,13 +126,14 @@ public struct CallbackFailure: Error, Sendable, Hashable {
     }
 }
 
-/// GMS's time format: ISO 8601 in UTC, with milliseconds when written (`2026-11-25T14:00:00.000Z`).
-enum GMSTime {
-    static func string(_ date: Date) -> String {
+/// GMS's time format: ISO 8601 in UTC, with milliseconds when written (`2026-11-25T14:00:00.000Z`). The `--gms`
+/// simulator reads and writes it too.
+package enum GMSTime {
+    package static func string(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
-    static func date(_ text: String) -> Date? {
+    package static func date(_ text: String) -> Date? {
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
             return date
         }
