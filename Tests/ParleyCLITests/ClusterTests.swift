@@ -32,6 +32,19 @@ struct ClusterTests {
             ["--port", "\(port)", "--data", data.path, "--config", config, "--database", database.url] + options)
     }
 
+    /// `count` nodes on `database` on ports of their own, each with a data folder of its own; and their ports.
+    static func nodes(
+        _ count: Int, _ database: ClusterDatabase, folder: String, config: String, options: [String] = []
+    ) async throws -> ([ServerProcess], [Int]) {
+        var nodes: [ServerProcess] = []
+        for _ in 0..<count {
+            nodes.append(try await node(database, data: temporaryDataFolder(folder), config: config, options: options))
+        }
+        var ports: [Int] = []
+        for node in nodes { ports.append(try await node.listeningPort()) }
+        return (nodes, ports)
+    }
+
     /// A client of `user` on `channel` at `port`, quick to notice a dead node and to reconnect.
     static func client(port: Int, user: String, channel: String = "echo") -> ChatClient {
         ChatClient(
@@ -96,13 +109,7 @@ struct ClusterTests {
         let database = try ClusterDatabase()
         defer { database.drop() }
         let config = try configurationFile(Self.channels)
-        var nodes: [ServerProcess] = []
-        var ports: [Int] = []
-        for _ in 0..<3 {
-            let node = try await Self.node(database, data: temporaryDataFolder("cluster-node"), config: config)
-            nodes.append(node)
-            ports.append(try await node.listeningPort())
-        }
+        let (nodes, ports) = try await Self.nodes(3, database, folder: "cluster-node", config: config)
         let nginx = try await Nginx(port: try freePort(), nodes: ports)
         defer { nginx.stop() }
 
@@ -136,14 +143,8 @@ struct ClusterTests {
         let database = try ClusterDatabase()
         defer { database.drop() }
         let config = try configurationFile(#"{"channels": [{"id": "demo", "skill": "demo"}]}"#)
-        var ports: [Int] = []
-        var nodes: [ServerProcess] = []
-        for _ in 0..<2 {
-            let node = try await Self.node(
-                database, data: temporaryDataFolder("cluster-agent"), config: config, options: ["--agent-key", "k"])
-            nodes.append(node)
-            ports.append(try await node.listeningPort())
-        }
+        let (nodes, ports) = try await Self.nodes(
+            2, database, folder: "cluster-agent", config: config, options: ["--agent-key", "k"])
         let user = "uma-\(UUID().uuidString.prefix(8))"
         let client = Self.client(port: ports[0], user: user, channel: "demo")
         let inbox = Inbox()
@@ -204,13 +205,7 @@ struct ClusterTests {
         defer { database.drop() }
         let config = try configurationFile(
             #"{"channels": [{"id": "sealed", "skill": "echo", "sessionSecrets": true}]}"#)
-        var ports: [Int] = []
-        var nodes: [ServerProcess] = []
-        for _ in 0..<2 {
-            let node = try await Self.node(database, data: temporaryDataFolder("cluster-session"), config: config)
-            nodes.append(node)
-            ports.append(try await node.listeningPort())
-        }
+        let (nodes, ports) = try await Self.nodes(2, database, folder: "cluster-session", config: config)
         let issued = try await offloaded { [port = ports[0]] in
             try RawTCP.exchange(
                 port: port,
