@@ -77,7 +77,9 @@ extension ChatHub {
         for socket in sockets.values.flatMap(\.values) { socket.outbox.close(DrainSwitch.error) }
         for agent in agents.values { agent.outbox.close(DrainSwitch.error) }
         let step = Duration.milliseconds(20)
-        for _ in 0..<max(1, Int(timeout / step)) where !(sockets.isEmpty && agents.isEmpty) {
+        // Bounded, so that a timeout of years (a configuration mistake) cannot overflow the count.
+        let steps = Int(min(max(timeout / step, 1), 1_000_000))
+        for _ in 0..<steps where !(sockets.isEmpty && agents.isEmpty) {
             try? await clock.sleep(for: step)
         }
         if !(sockets.isEmpty && agents.isEmpty) {
