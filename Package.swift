@@ -176,6 +176,7 @@ let package = Package(
             dependencies: [
                 "ParleyCore",
                 "ParleyClient",
+                "ParleyGenesys",
                 "ParleyGMSSimulator",
                 "ParleyPostgres",
                 "ParleyServer",

@@ -176,7 +176,7 @@ extension ChatClient {
     /// ``receive(_:attempt:)``.
     private func openSocket(for attempt: Int) {
         guard let prepared = preparedSocket else { return }
-        capabilities = []
+        serverCapabilities = []
         serverMaxFrameSize = nil
         var headers: [String: String] = [:]
         if let token = prepared.token, configuration.tokenPresentation == .header {
@@ -267,7 +267,7 @@ extension ChatClient {
             try? await connection?.send(StateFrame.pong.jsonString())
         case .state(let state) where state.type == .parley:
             guard let welcome = ParleyWelcome(state) else { break }
-            capabilities = Set(welcome.capabilities)
+            serverCapabilities = Set(welcome.capabilities)
             serverMaxFrameSize = welcome.maxFrameSize
             if !outbox.synced {
                 // A conversation this client has no place in yet: it starts where the server is.
@@ -295,10 +295,10 @@ extension ChatClient {
 
     /// A message from the server: in sequence order when it has a sequence number, once each.
     private func arrived(_ message: SkillMessage) async {
-        guard capabilities.contains(.sequence), let sequence = message.sequence else {
+        guard serverCapabilities.contains(.sequence), let sequence = message.sequence else {
             // Sent before this socket's welcome by a server this conversation knows speaks Parley's extension:
             // it comes again, numbered, in the replay that follows the welcome.
-            if capabilities.isEmpty, outbox.synced, message.payload.type != .error { return }
+            if serverCapabilities.isEmpty, outbox.synced, message.payload.type != .error { return }
             // Without sequence numbers (an Oracle server, or an error about a frame): drop a repeated msgId.
             if let id = message.msgId {
                 guard !recentMessageIds.contains(id) else { return }

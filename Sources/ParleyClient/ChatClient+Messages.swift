@@ -3,18 +3,6 @@ public import Foundation
 extension ChatClient {
     // MARK: Sending
 
-    /// Sends a text message.
-    ///
-    /// Every message goes through the outbox: it is kept (on disk with `storageFolder`) until the server
-    /// acknowledges it, written again after a reconnect, and delivered in order, one at a time. Against a server
-    /// without Parley's extension it is written once, when a socket is open. Its ``ChatMessage/delivery`` and
-    /// ``ChatEvent/deliveryChanged(_:)`` follow it.
-    /// - Returns: The message as queued and kept in the transcript, or `nil` when ``Hooks/beforeSend`` dropped it.
-    @discardableResult
-    public func send(text: String) async throws(ParleyError) -> ChatMessage? {
-        try await send(.text(text))
-    }
-
     /// Sends any user payload (text, postback, location, attachment, form submission, an event…).
     @discardableResult
     public func send(_ payload: MessagePayload) async throws(ParleyError) -> ChatMessage? {
@@ -38,14 +26,6 @@ extension ChatClient {
             throw ParleyError(.unsupportedAction, "a \(action.type) action has no postback to send")
         }
         return try await send(.postback(postback, text: action.label))
-    }
-
-    /// Sends the user's location.
-    @discardableResult
-    public func sendLocation(latitude: Double, longitude: Double, title: String? = nil) async throws(ParleyError)
-        -> ChatMessage?
-    {
-        try await send(.location(Location(latitude: latitude, longitude: longitude, title: title)))
     }
 
     /// Submits an edit form: the fields' values by field id, and — for a field with `autoSubmit` — its id as
@@ -204,7 +184,7 @@ extension ChatClient {
         pumping = true
         defer { pumping = false }
         while status == .connected, let connection, let head = outbox.items.first {
-            let acknowledged = capabilities.contains(.acknowledgements)
+            let acknowledged = serverCapabilities.contains(.acknowledgements)
             if head.state == .sent {
                 guard !acknowledged else { return }  // waiting for its acknowledgement
             }

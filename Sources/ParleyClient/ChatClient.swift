@@ -74,7 +74,7 @@ public actor ChatClient {
     /// Puts sequenced messages in order.
     var sequencer = InboundSequencer(lastSequence: 0)
     /// What the server offered on the current connection (empty for a server without Parley's extension).
-    var capabilities: Set<Capability> = []
+    var serverCapabilities: Set<Capability> = []
     /// The server's frame limit, if it said.
     var serverMaxFrameSize: Int?
     var gapTask: Task<Void, Never>?

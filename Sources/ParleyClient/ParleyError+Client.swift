@@ -29,4 +29,7 @@ extension ParleyError.Code {
     public static let formInvalid: Self = "client.formInvalid"
     /// Reading or writing the transcript folder failed.
     public static let transcriptStorage: Self = "client.transcriptStorage"
+    /// The conversation's backend cannot do this (see ``ConversationCapabilities``): a Genesys chat has no
+    /// postbacks, for instance.
+    public static let unsupportedFeature: Self = "client.unsupportedFeature"
 }

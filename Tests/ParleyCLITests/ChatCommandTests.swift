@@ -43,6 +43,33 @@ struct ChatCommandTests {
         #expect(run.output.contains("Your large cheese pizza on thick crust is on its way"))
     }
 
+    /// `parley chat --backend genesys`: the same screen model and terminal, a GMS chat behind them — here the
+    /// simulator of a real `parley serve --gms` process.
+    @Test func theGenesysBackendChatsWithTheGMSSimulatorThroughTheSameScreen() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-serve-\(UUID())")
+        let server = try await ServerProcess.start(["--gms", "--port", "0", "--data", data.path])
+        let port = try await server.listeningPort()
+        let run = try await parley(
+            [
+                "chat", "--backend", "genesys", "--url", "http://127.0.0.1:\(port)", "--service", "S1",
+                "--name", "Ann Lee",
+            ],
+            input: "hello there\nbye\n")
+        #expect(run.status == 0, "\(run.output)")
+        let lines = run.output.split(separator: "\n").map(String.init)
+        let hello = try #require(lines.firstIndex { $0.contains("You said: hello there") }, "\(run.output)")
+        let goodbye = try #require(lines.firstIndex { $0.contains("Goodbye!") }, "\(run.output)")
+        #expect(hello < goodbye)
+        #expect(run.output.contains("Kristi Sippola has joined the session"))
+        #expect(!run.output.contains("is typing"), "typing notices are the typing indicator, not messages")
+
+        let refused = try await parley(
+            ["chat", "--backend", "genesys", "--url", "http://127.0.0.1:\(port)", "--service", "S2"],
+            input: "/attach \(data.path)/nothing\n/lang fr\nstill here\n")
+        #expect(refused.output.contains("You said: still here"), "\(refused.output)")
+        try await server.stop()
+    }
+
     @Test func anUnreachableServerFailsWithAClearMessage() async throws {
         let port = try freePort()
         let run = try await parley(["chat", "--url", "http://127.0.0.1:\(port)", "--channel", "demo"], input: "hi\n")

@@ -26,7 +26,7 @@ struct AttachmentsAgentsAndRetryTests {
     @Test func aFileUploadsAndBecomesAnAttachmentRow() async throws {
         try await InProcessServer.run(channels: [Self.echo]) { server in
             let model = await Self.model(url: server.url)
-            try await model.client.initialize()
+            try await model.conversation.initialize()
             #expect(model.composer.showsAttachButton)
             #expect(model.composer.shareMenu.map(\.label) == ["Photo & Video Library", "Files", "Camera", "Location"])
             #expect(model.composer.shareMenu.first?.types == ["image/*", "video/*"])
@@ -54,7 +54,7 @@ struct AttachmentsAgentsAndRetryTests {
                     items: [.photoAndVideoLibrary],
                     customItems: [ShareMenuCustomItem(types: ["text/plain"], label: "Notes", maxSizeKiB: 1)])
             }
-            try await model.client.initialize()
+            try await model.conversation.initialize()
             #expect(model.composer.shareMenu.map(\.label) == ["Photo & Video Library", "Notes"])
             #expect(model.composer.shareMenu.last?.maxSize == 1024)
             #expect(model.composer.shareMenu.last?.types == ["text/plain"])
@@ -69,7 +69,7 @@ struct AttachmentsAgentsAndRetryTests {
             #expect(model.alert?.message == "You can only attach files of size upto 25MB")
 
             let off = await Self.model(url: server.url, user: "bo") { $0.enableAttachment = false }
-            try await off.client.initialize()
+            try await off.conversation.initialize()
             #expect(off.composer.showsAttachButton == false)
             #expect(off.composer.shareMenu.isEmpty)
         }
@@ -79,7 +79,7 @@ struct AttachmentsAgentsAndRetryTests {
         let port = try freePort()
         let url = URL.loopback(port: port)
         let model = await Self.model(url: url) { $0.reconnect = .never }
-        _ = try? await model.client.initialize()  // nothing listens yet: initialized, not connected
+        _ = try? await model.conversation.initialize()  // nothing listens yet: initialized, not connected
         let failed = await model.attach(Self.png, fileName: "pixel.png", mimeType: "image/png")
         #expect(failed.failureCode == .uploadFailed)
         let upload = try #require(model.uploadRows.first)
@@ -92,14 +92,14 @@ struct AttachmentsAgentsAndRetryTests {
             #expect(await model.retry(upload.id) == .done)
             #expect(model.uploadRows.isEmpty)
             await waitUntil("the attachment row") { model.texts == ["attachment: pixel.png"] }
-            await model.client.destroy()
+            await model.conversation.destroy()
         }
     }
 
     @Test func aMessageTheServerRefusesIsSentAgainOnRetry() async throws {
         try await InProcessServer.run(channels: [Self.echo], configure: { $0.maxFrameSize = 2048 }) { server in
             let model = await Self.model(url: server.url)
-            try await model.client.initialize()
+            try await model.conversation.initialize()
             let long = String(repeating: "pizza ", count: 500)
             #expect(await model.send(text: long) == .done)
             await waitUntil("the failure") { model.messageRows.first?.delivery == .failed }
@@ -113,7 +113,7 @@ struct AttachmentsAgentsAndRetryTests {
                     && model.messageRows[0].delivery == .failed
             }
             #expect(model.messageRows[0].content == failed.content, "the same text, sent again")
-            #expect(await model.client.messages().count == 2, "the transcript keeps both; the screen shows one")
+            #expect(await model.conversation.messages().count == 2, "the transcript keeps both; the screen shows one")
             #expect(await model.retry("nothing").failureCode == .nothingToRetry)
             #expect(await model.send(text: "short") == .done)
             await waitUntil("the echo") { model.texts.last == "short" && model.messageRows.count == 3 }
@@ -126,7 +126,7 @@ struct AttachmentsAgentsAndRetryTests {
                 $0.botAvatar = "bot.png"
                 $0.initUserHiddenMessage = "Hello"
             }
-            try await model.client.initialize()
+            try await model.conversation.initialize()
             let agent = try await ScriptedAgent.connect(
                 to: server.url, key: "agents-only",
                 agent: AgentSession(name: "Ava", avatarImage: "https://x/ava.png", nameTextColor: "#336699"))
@@ -159,7 +159,7 @@ struct AttachmentsAgentsAndRetryTests {
             await model.setPersonAvatar("me.png")
             #expect(model.messageRows.first { $0.sender == .user }?.avatar == .image("me.png"))
             await agent.close()
-            await model.client.destroy()
+            await model.conversation.destroy()
         }
     }
 }

@@ -79,10 +79,10 @@ struct ChatViewModelTests {
             let model = try await Self.model(server, channel: "echo") { $0.showConnectionStatus = true }
             #expect(model.connectionBanner?.text == "Connected")
             #expect(model.connectionBanner?.accessibilityLabel == "Chat status Connected")
-            await model.client.disconnect()
+            await client(model).disconnect()
             await waitUntil("disconnected") { model.connectionBanner?.status == .disconnected }
             #expect(model.connectionBanner?.text == "Disconnected")
-            try await model.client.connect()
+            try await client(model).connect()
             await waitUntil("connected") { model.connectionBanner?.status == .connected }
 
             let hidden = try await Self.model(server, channel: "echo", user: "bo")
@@ -98,7 +98,7 @@ struct ChatViewModelTests {
                 $0.typingStatusTimeout = .seconds(12)
                 $0.reconnect = .never
             }
-            await model.client.disconnect()  // the message waits in the outbox: nobody answers
+            await client(model).disconnect()  // the message waits in the outbox: nobody answers
             #expect(await model.send(text: "anyone?") == .done)
             await waitUntil("responding") { model.typingRow != nil }
             #expect(model.typingRow?.sender == .skill)
@@ -111,10 +111,10 @@ struct ChatViewModelTests {
             await waitUntil("no longer responding") { model.typingRow == nil }
 
             let silent = try await Self.model(server, channel: "echo", user: "bo") { $0.showTypingStatus = false }
-            await silent.client.disconnect()
+            await client(silent).disconnect()
             #expect(await silent.send(text: "anyone?") == .done)
             await waitUntil("sent") { silent.messageRows.count == 1 }
-            #expect(await silent.client.typingIndicator == .skill)
+            #expect(await silent.conversation.typingIndicator == .skill)
             #expect(silent.typingRow == nil, "showTypingStatus is off")
         }
     }

@@ -28,6 +28,13 @@ func waitUntil(
     }
 }
 
+/// The chat client a model shows (every model of these tests shows one).
+@MainActor
+func client(_ model: ChatViewModel) -> ChatClient {
+    guard let client = model.conversation as? ChatClient else { preconditionFailure("the model shows a ChatClient") }
+    return client
+}
+
 extension ChatViewModel {
     /// The message rows.
     var messageRows: [MessageRow] { rows.compactMap(\.message) }

@@ -3,15 +3,15 @@ public import Foundation
 extension ChatViewModel {
     // MARK: Sending
 
-    /// Sends a text (``ChatClient/send(text:)``); blank text is ignored. A live agent is told the user stopped
+    /// Sends a text (``Conversation/send(text:)``); blank text is ignored. A live agent is told the user stopped
     /// typing.
     @discardableResult
     public func send(text: String) async -> IntentOutcome {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return .ignored }
         do {
-            let sent = try await client.send(text: text)
-            _ = try? await client.sendUserTypingStatus(.listening)
+            let sent = try await conversation.send(text: text)
+            _ = try? await conversation.sendUserTypingStatus(.listening)
             return sent == nil ? .ignored : .done
         } catch {
             return fail(error)
@@ -31,7 +31,7 @@ extension ChatViewModel {
     /// (``ChatClient/sendUserTypingStatus(_:text:)``, with `enableSendTypingStatus`), or stopped when it is empty.
     public func updateDraft(_ text: String) async {
         setDraft(text)
-        _ = try? await client.sendUserTypingStatus(text.isEmpty ? .listening : .responding, text: text)
+        _ = try? await conversation.sendUserTypingStatus(text.isEmpty ? .listening : .responding, text: text)
     }
 
     // MARK: Actions
@@ -44,7 +44,7 @@ extension ChatViewModel {
     /// | `url` | ``open(_:)`` (the ``LinkHandler``) |
     /// | `webview` | the page in ``webView`` |
     /// | `call` | `tel:` through ``PlatformActions/openExternally`` |
-    /// | `location` | ``PlatformActions/requestLocation``, then ``ChatClient/sendLocation(latitude:longitude:title:)``|
+    /// | `location` | ``PlatformActions/requestLocation``, ``Conversation/sendLocation(latitude:longitude:title:)`` |
     /// | `share` | ``PlatformActions/share`` with the message's text |
     /// | `submitForm` | ``submitForm(_:postback:)`` |
     /// | `popup` | the message in ``popup`` |
@@ -59,7 +59,7 @@ extension ChatViewModel {
         switch action.kind {
         case .postback:
             do {
-                return try await client.sendPostback(action) == nil ? .ignored : .done
+                return try await conversation.sendPostback(action) == nil ? .ignored : .done
             } catch {
                 return fail(error)
             }
@@ -97,7 +97,7 @@ extension ChatViewModel {
     public func shareLocation() async -> IntentOutcome {
         guard let location = await platform.requestLocation() else { return .ignored }
         do {
-            let sent = try await client.sendLocation(
+            let sent = try await conversation.sendLocation(
                 latitude: location.latitude, longitude: location.longitude, title: location.title)
             return sent == nil ? .ignored : .done
         } catch {
@@ -134,7 +134,7 @@ extension ChatViewModel {
         setFormProblems(problems.isEmpty ? nil : problems, for: rowId)
         guard draft.field(field)?.autoSubmit == true, isFormEnabled(rowId) else { return .done }
         do {
-            return try await client.autoSubmit(draft, field: field) == nil ? .ignored : .done
+            return try await conversation.autoSubmit(draft, field: field) == nil ? .ignored : .done
         } catch {
             if error.code == .formInvalid {
                 problems[field] = draft.field(field)?.problem(with: value) ?? error.message
@@ -157,7 +157,7 @@ extension ChatViewModel {
         }
         setFormProblems(nil, for: rowId)
         do {
-            return try await client.submitForm(draft, postback: postback) == nil ? .ignored : .done
+            return try await conversation.submitForm(draft, postback: postback) == nil ? .ignored : .done
         } catch {
             return fail(error)
         }
@@ -192,7 +192,7 @@ extension ChatViewModel {
     private func runUpload(_ id: String) async -> IntentOutcome {
         guard let upload = uploads.first(where: { $0.id == id }) else { return .ignored }
         do {
-            let sent = try await client.sendAttachment(
+            let sent = try await conversation.sendAttachment(
                 upload.data, fileName: upload.fileName, mimeType: upload.mimeType,
                 progress: { [weak self] fraction in
                     Task { @MainActor in self?.uploadProgressed(id, fraction) }
@@ -201,8 +201,8 @@ extension ChatViewModel {
             rebuild()
             return sent == nil ? .ignored : .done
         } catch {
-            if error.code == .attachmentTypeNotAllowed || error.code == .attachmentTooLarge
-                || error.code == .featureDisabled
+            if [.attachmentTypeNotAllowed, .attachmentTooLarge, .featureDisabled, .unsupportedFeature].contains(
+                error.code)
             {
                 uploads.removeAll { $0.id == id }
                 rebuild()
@@ -243,7 +243,7 @@ extension ChatViewModel {
         }
         hideRetried(rowId)
         do {
-            let sent = try await client.send(envelope.payload)
+            let sent = try await conversation.send(envelope.payload)
             rebuild()
             return sent == nil ? .ignored : .done
         } catch {
@@ -258,7 +258,7 @@ extension ChatViewModel {
     @discardableResult
     public func pickLanguage(_ tag: String?) async -> IntentOutcome {
         do {
-            try await client.setPrimaryLanguage(tag)
+            try await conversation.setPrimaryLanguage(tag)
             return .done
         } catch {
             return fail(error)
@@ -273,7 +273,7 @@ extension ChatViewModel {
             return fail(ParleyError(.featureDisabled, "clearing messages is switched off (enableClearMessage)"))
         }
         do {
-            try await client.clearMessages()
+            try await conversation.clearMessages()
             return .done
         } catch {
             return fail(error)
@@ -298,7 +298,7 @@ extension ChatViewModel {
         guard endConversationPrompt != nil else { return .ignored }
         setEndConversationPrompt(nil)
         do {
-            try await client.endChat()
+            try await conversation.endChat()
             return .done
         } catch {
             return fail(error)
@@ -374,14 +374,14 @@ extension ChatViewModel {
 
     /// Changes the user's avatar on every message, earlier ones included (``ChatClient/setPersonAvatar(_:)``).
     public func setPersonAvatar(_ avatar: String?) async {
-        await client.setPersonAvatar(avatar)
-        setClientConfiguration(await client.configuration)
+        await conversation.setPersonAvatar(avatar)
+        setClientConfiguration(await conversation.configuration)
     }
 
     /// Overrides what the server says about the live agent (``ChatClient/setAgentDetails(_:)``): name, avatar,
     /// colours.
     public func setAgentDetails(_ details: AgentSession?) async {
-        await client.setAgentDetails(details)
-        setAgentDetailsMirror(await client.getAgentDetails())
+        await conversation.setAgentDetails(details)
+        setAgentDetailsMirror(await conversation.getAgentDetails())
     }
 }

@@ -1,13 +1,16 @@
 import Foundation
 public import Observation
 
-/// What a chat screen shows, and what the user can do on it: the presentation model of a ``ChatClient``.
+/// What a chat screen shows, and what the user can do on it: the presentation model of a ``Conversation`` — a
+/// ``ChatClient`` to Parley's or Oracle's server, or any other backend (a Genesys chat, for instance).
 ///
 /// The model follows the client's events and turns them into ``rows`` (message bubbles, cards, forms, attachments,
 /// day headers, the typing indicator), the ``header``, the ``connectionBanner``, the ``languageMenu`` and the
 /// ``composer``, obeying the feature flags of the client's configuration (Oracle's `BotsConfiguration`) and the
 /// visual ones of its own ``Configuration``. A view only draws these and calls the intents (``send(text:)``,
-/// ``perform(_:in:)``, ``submitForm(_:postback:)``…); every intent calls the client.
+/// ``perform(_:in:)``, ``submitForm(_:postback:)``…); every intent calls the conversation. What the backend cannot
+/// do (``Conversation/capabilities``) is not offered: no attach button without attachments, no language menu
+/// without languages, no end button without ending.
 ///
 /// ```swift
 /// let model = ChatViewModel(client: client)
@@ -22,8 +25,8 @@ public import Observation
 @MainActor
 @Observable
 public final class ChatViewModel {
-    /// The client the screen shows.
-    public let client: ChatClient
+    /// The conversation the screen shows.
+    public let conversation: any Conversation
     /// The visual settings; a change redraws everything.
     public var configuration: Configuration {
         didSet { rebuild() }
@@ -66,6 +69,7 @@ public final class ChatViewModel {
     // Mirrors of the client's state.
     private(set) var messages: [ChatMessage] = []
     private(set) var clientConfiguration: ChatClient.Configuration
+    private(set) var capabilities: ConversationCapabilities = []
     private var typing: TypingIndicator?
     private var agentDetails: AgentSession?
     private(set) var chatLanguage: String?
@@ -83,14 +87,26 @@ public final class ChatViewModel {
     ///   - client: The chat client.
     ///   - configuration: The visual settings.
     ///   - platform: What the platform does for the model.
+    ///   - clock: Where relative timestamps read the time and wait for their next change.
+    public convenience init(
+        client: ChatClient, configuration: Configuration = Configuration(),
+        platform: PlatformActions = PlatformActions(), clock: DisplayClock = .system
+    ) {
+        self.init(conversation: client, configuration: configuration, platform: platform, clock: clock)
+    }
+
+    /// A model of `conversation`'s screen. It shows nothing until ``start()``.
+    /// - Parameters:
+    ///   - conversation: The conversation, on any backend.
+    ///   - configuration: The visual settings.
+    ///   - platform: What the platform does for the model.
     ///   - clock: Where relative timestamps read the time and wait for their next change (inject one built on a
     ///     ``VirtualClock`` to test them).
     public init(
-        client: ChatClient, configuration: Configuration = Configuration(),
-        platform: PlatformActions = PlatformActions(),
-        clock: DisplayClock = .system
+        conversation: any Conversation, configuration: Configuration = Configuration(),
+        platform: PlatformActions = PlatformActions(), clock: DisplayClock = .system
     ) {
-        self.client = client
+        self.conversation = conversation
         self.configuration = configuration
         self.platform = platform
         self.clock = clock
@@ -104,11 +120,11 @@ public final class ChatViewModel {
         rebuild()
     }
 
-    /// Reads the client's state (configuration, transcript, status, typing, agent, language) and follows its
-    /// events from then on. Calling it again does nothing. Call it before or after ``ChatClient/initialize()``.
+    /// Reads the conversation's state (configuration, transcript, status, typing, agent, language) and follows its
+    /// events from then on. Calling it again does nothing. Call it before or after ``Conversation/initialize()``.
     public func start() async {
         guard eventTask == nil else { return }
-        let events = await client.events()
+        let events = await conversation.events()
         eventTask = Task { [weak self] in
             for await event in events {
                 guard let self else { return }
@@ -118,7 +134,7 @@ public final class ChatViewModel {
         await reload()
     }
 
-    /// Stops following the client (the rows stay as they are).
+    /// Stops following the conversation (the rows stay as they are).
     public func stop() {
         eventTask?.cancel()
         eventTask = nil
@@ -126,14 +142,15 @@ public final class ChatViewModel {
         refreshTask = nil
     }
 
-    /// Reads everything from the client again and redraws.
+    /// Reads everything from the conversation again and redraws.
     func reload() async {
-        clientConfiguration = await client.configuration
-        status = await client.status
-        typing = await client.typingIndicator
-        agentDetails = await client.getAgentDetails()
-        chatLanguage = await client.chatLanguage
-        messages = await client.messages()
+        capabilities = await conversation.capabilities
+        clientConfiguration = await conversation.configuration
+        status = await conversation.status
+        typing = await conversation.typingIndicator
+        agentDetails = await conversation.getAgentDetails()
+        chatLanguage = await conversation.chatLanguage
+        messages = await conversation.messages()
         rebuild()
     }
 
@@ -143,18 +160,18 @@ public final class ChatViewModel {
             status = newStatus
         case .messageSent:
             conversationEnded = false
-            messages = await client.messages()
+            messages = await conversation.messages()
         case .messageReceived, .messageUpdated, .deliveryChanged:
-            messages = await client.messages()
+            messages = await conversation.messages()
         case .transcriptCleared:
-            messages = await client.messages()
+            messages = await conversation.messages()
             formDrafts = [:]
             formProblems = [:]
             retriedMessageIds = []
         case .typingChanged(let indicator):
             typing = indicator
         case .agentChanged:
-            agentDetails = await client.getAgentDetails()
+            agentDetails = await conversation.getAgentDetails()
         case .languageChanged(let language):
             chatLanguage = language
         case .chatEnded:
@@ -202,14 +219,15 @@ public final class ChatViewModel {
             title: flags.title ?? strings[.chatTitle],
             titleAccessibilityLabel: "\(strings[.accessLabelChatTitle]) \(flags.title ?? strings[.chatTitle])",
             showsClearButton: flags.enableClearMessage, clearButtonAccessibilityLabel: strings[.accessLabelButtonClear],
-            showsEndConversationButton: flags.enableEndConversation,
+            showsEndConversationButton: flags.enableEndConversation && capabilities.contains(.endConversation),
             endConversationButtonLabel: strings[.endConversationTitle])
         connectionBanner = flags.showConnectionStatus ? banner(for: status) : nil
-        languageMenu = makeLanguageMenu(flags.multiLangChat)
+        let attachments = flags.enableAttachment && capabilities.contains(.attachments)
+        languageMenu = capabilities.contains(.languages) ? makeLanguageMenu(flags.multiLangChat) : nil
         composer = Composer(
             placeholder: strings[.writeAMessage], sendAccessibilityLabel: strings[.accessLabelButtonSend],
-            showsAttachButton: flags.enableAttachment, attachAccessibilityLabel: strings[.accessLabelButtonAttach],
-            shareMenu: flags.enableAttachment ? shareMenu(flags.shareMenuConfiguration) : [], showsMicrophone: false,
+            showsAttachButton: attachments, attachAccessibilityLabel: strings[.accessLabelButtonAttach],
+            shareMenu: attachments ? shareMenu(flags.shareMenuConfiguration) : [], showsMicrophone: false,
             microphoneAccessibilityLabel: strings[.accessLabelButtonSpeak])
         if let prompt = endConversationPrompt, prompt.title != strings[.endConversationTitle] {
             endConversationPrompt = makeEndConversationPrompt()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyGenesys
 import ParleyUI
 
 /// `parley chat`: a terminal chat with a Parley or Oracle chat server.
@@ -11,12 +12,24 @@ struct ChatCommand: AsyncParsableCommand {
         discussion: """
             In a terminal: type messages, choose actions by number, /help for commands. With a pipe or a file on \
             standard input: one message per line; the skill's replies are printed as text, then the next line is \
-            sent. Example: printf 'Order Pizza\\n' | parley chat --url http://127.0.0.1:8080 --channel demo
+            sent. Example: printf 'Order Pizza\\n' | parley chat --url http://127.0.0.1:8080 --channel demo. \
+            With --backend genesys the same screen chats with a Genesys Mobile Services chat service (Chat API \
+            version 1 or 2 over CometD), such as the simulator of `parley serve --gms`: \
+            parley chat --backend genesys --url http://127.0.0.1:8080 --service customer-support
             """
     )
 
-    @Option(help: "The chat server, such as http://127.0.0.1:8080 or https://oda.example.com.")
+    @Option(help: "The chat server, such as http://127.0.0.1:8080 or https://oda.example.com; for Genesys, GMS.")
     var url: String
+
+    @Option(help: "Who answers: parley (Parley's or Oracle's chat server, the default) or genesys (a GMS chat).")
+    var backend: Backend = .parley
+
+    @Option(help: "With --backend genesys: the GMS chat service's name.")
+    var service = "customer-support"
+
+    @Option(help: "With --backend genesys: the customer's name, as the agent sees it.")
+    var name = "Customer"
 
     @Option(help: "The channel id (not needed with --token, whose claims name it).")
     var channel: String?
@@ -48,11 +61,21 @@ struct ChatCommand: AsyncParsableCommand {
         guard let serverURL = URL(string: url), serverURL.scheme != nil, serverURL.host != nil else {
             throw ValidationError("--url \(url) is not a URL such as http://127.0.0.1:8080")
         }
-        if channel == nil, token == nil { throw ValidationError("--channel is required without --token") }
+        if backend == .parley, channel == nil, token == nil {
+            throw ValidationError("--channel is required without --token")
+        }
+        if backend == .genesys, service.isEmpty || service.contains("/") {
+            throw ValidationError("--service \(service) is not a GMS service name")
+        }
     }
 
     func run() async throws {
         guard let serverURL = URL(string: url) else { throw ValidationError("--url \(url) is not a URL") }
+        if backend == .genesys {
+            let status = await TerminalChat.run(genesys: serverURL, service: service, customer: name)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         var configuration: ChatClient.Configuration
         if let token {
             configuration = .init(url: serverURL) { token }
@@ -69,6 +92,11 @@ struct ChatCommand: AsyncParsableCommand {
         let status = await TerminalChat.run(configuration, timestampsChosen: timestamps != nil)
         if status != 0 { throw ExitCode(status) }
     }
+}
+
+/// What `--backend` chooses.
+enum Backend: String, ExpressibleByArgument, CaseIterable {
+    case parley, genesys
 }
 
 /// What `--timestamps` chooses.
@@ -92,7 +120,28 @@ extension TerminalChat {
         configuration.showConnectionStatus = interactive
         configuration.enableClearMessage = true
         if !interactive, !timestampsChosen { configuration.enableTimestamp = false }
-        let chat = TerminalChat(client: ChatClient(configuration: configuration), interactive: interactive)
+        let chat = TerminalChat(conversation: ChatClient(configuration: configuration), interactive: interactive)
+        return await chat.run(lines: standardInputLines())
+    }
+
+    /// Runs a terminal chat with a GMS chat service (`{gms}/genesys/1/service/{service}/ixn/chat`, Comet at
+    /// `{gms}/genesys/cometd`), through the same screen model as a chat with a Parley server.
+    static func run(genesys gms: URL, service: String, customer: String) async -> Int32 {
+        let interactive = standardInputIsTerminal
+        let start = gms.appending(path: "genesys/1/service/\(service)/ixn/chat")
+        let names = customer.split(separator: " ", maxSplits: 1).map(String.init)
+        var parameters = ["firstName": names.first ?? customer, "subject": "parley chat"]
+        if names.count > 1 { parameters["lastName"] = names[1] }
+        let session = ChatSession.Configuration(
+            startChatURL: start, cometURL: gms.appending(path: "genesys/cometd"), parameters: parameters)
+        var configuration = ChatClient.Configuration(url: start, channelId: "genesys")
+        configuration.title = "Genesys chat"
+        configuration.showConnectionStatus = interactive
+        configuration.enableClearMessage = true
+        configuration.enableEndConversation = true
+        if !interactive { configuration.enableTimestamp = false }
+        let conversation = GenesysConversation(configuration: configuration) { ChatSession(configuration: session) }
+        let chat = TerminalChat(conversation: conversation, interactive: interactive)
         return await chat.run(lines: standardInputLines())
     }
 }

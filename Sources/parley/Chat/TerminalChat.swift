@@ -13,7 +13,7 @@ import ParleyUI
 /// and the chat ends after the last line's replies.
 @MainActor
 final class TerminalChat {
-    let client: ChatClient
+    let conversation: any Conversation
     let model: ChatViewModel
     let interactive: Bool
     private var renderer = ChatRenderer()
@@ -28,10 +28,10 @@ final class TerminalChat {
     /// A location typed with `/location`, for the model's ``ChatViewModel/PlatformActions/requestLocation``.
     private var typedLocation: Location?
 
-    init(client: ChatClient, interactive: Bool) {
-        self.client = client
+    init(conversation: any Conversation, interactive: Bool) {
+        self.conversation = conversation
         self.interactive = interactive
-        model = ChatViewModel(client: client)
+        model = ChatViewModel(conversation: conversation)
         renderer.showsTyping = interactive
         model.platform = ChatViewModel.PlatformActions(
             openExternally: { url in
@@ -50,11 +50,11 @@ final class TerminalChat {
     func run(lines: AsyncStream<String>) async -> Int32 {
         await model.start()
         observe()
-        let events = await client.events()
+        let events = await conversation.events()
         let turns = Task { for await event in events { self.noteTurn(event) } }
         defer { turns.cancel() }
         do {
-            try await client.initialize()
+            try await conversation.initialize()
         } catch {
             Self.error("cannot connect: \(error.code): \(error.message)")
             return 1
@@ -63,7 +63,7 @@ final class TerminalChat {
             Self.say(
                 "\(model.header.title) — type a message, a number to choose an action, /help for commands, "
                     + "/quit to leave.")
-        } else if await client.configuration.initUserHiddenMessage != nil {
+        } else if await conversation.configuration.initUserHiddenMessage != nil {
             await waitForTurn()  // the answer to the hidden init message
         }
         var input = lines.makeAsyncIterator()
@@ -84,7 +84,7 @@ final class TerminalChat {
             if spoke, !interactive { await waitForTurn() }
         }
         model.stop()
-        await client.destroy()
+        await conversation.destroy()
         return 0
     }
 
@@ -297,7 +297,7 @@ final class TerminalChat {
         }
         guard report(await model.confirmEndConversation()) else { return false }
         Self.say("[conversation ended; type to start a new one]")
-        try await client.connect()
+        try await conversation.initialize()
         return false
     }
 
