@@ -159,6 +159,11 @@ struct WidgetBrowserTests {
             #expect(layout[language]?["height"]?.doubleValue == Double(size.height))
             #expect(size.width >= 400 && size.height >= 600, "a phone-sized window, not an empty image")
         }
+        // PARLEY_WIDGET_KEEP keeps the screenshots (header.png, header-fr.png, agent.png) to look at.
+        if ProcessInfo.processInfo.environment["PARLEY_WIDGET_KEEP"] != nil {
+            print("parity screenshots: \(output.path)")
+            return
+        }
         try? FileManager.default.removeItem(at: output)
     }
 

@@ -356,7 +356,7 @@ def header_layout(driver, output_dir, name):
     for i in range(len(names)):
         for j in range(i + 1, len(names)):
             check(not overlaps(controls[names[i]], controls[names[j]]), "%s and %s do not overlap" % (names[i], names[j]))
-    for selector in [".parley-language", ".parley-clear", ".parley-end"]:
+    for selector in [".parley-title", ".parley-language", ".parley-clear", ".parley-end"]:
         if selector in controls:
             check(js(driver, "var e = arguments[0]; return e.scrollWidth <= e.clientWidth + 1",
                      driver.find_element(By.CSS_SELECTOR, selector)), selector + " shows its whole text")
@@ -483,12 +483,21 @@ def avatars_agent_clear_end(driver, base, output_dir):
                "the conversation in the agent queue")
     js(driver, "window.__agent.send(JSON.stringify({type: 'join', channelId: 'demo', userId: arguments[0]}))", user)
     wait_until(driver, lambda: js(driver, "return window.__frames.some(f => f.type === 'joined')"), "joined")
+    js(driver, "window.__agent.send(JSON.stringify({type: 'typing', channelId: 'demo', userId: arguments[0],"
+               "status: 'RESPONDING'}))", user)
+    agent_tab = driver.current_window_handle
+    driver.switch_to.window(widget)
+    typing = driver.find_element(By.CSS_SELECTOR, ".parley-typing")
+    wait_until(driver, lambda: typing.is_displayed(), "the agent's typing indicator")
+    check(typing.text == "Ava Lopez Responding..." and typing.get_attribute("data-sender") == "agent",
+          "an agent typing shows the agent's name with odais_typing_status (%r)" % typing.text)
+    driver.switch_to.window(agent_tab)
     for text in ["Hello, I'm Ava.", "How can I help?"]:
         js(driver, "window.__agent.send(JSON.stringify({type: 'message', channelId: 'demo', userId: arguments[0],"
                    "messagePayload: {type: 'text', text: arguments[1]}}))", user, text)
-    agent_tab = driver.current_window_handle
     driver.switch_to.window(widget)
     wait_for_bot_text(driver, "How can I help?")
+    check(not typing.is_displayed(), "the agent's message ends the typing indicator")
     agent_rows = driver.find_elements(By.CSS_SELECTOR, ".parley-row[data-sender=agent]")
     check(len(agent_rows) == 2, "the agent's two messages")
     names = [r.find_elements(By.CSS_SELECTOR, ".parley-sender") for r in agent_rows]

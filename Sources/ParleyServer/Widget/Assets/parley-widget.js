@@ -325,6 +325,8 @@
   function now() { return new Date(clock.now()); }
 
   var language = null;           // the chat language chosen (a tag), or null: the skill detects it
+  var languagePicked = false;    // setPrimaryLanguage ran before the channel was known: keep that choice
+  var typingAgent = null;        // the live agent who is typing, or null
   var strings = {};              // every text in the screen's language (computeStrings)
 
   var socket = null;
@@ -437,6 +439,7 @@
 
   /** The language kept for this channel (the user's last choice), else `multiLangChat.primaryLanguage`. */
   function loadLanguage() {
+    if (languagePicked) { saveLanguage(); return; }
     try {
       var kept = JSON.parse(window.localStorage.getItem(languageKey()));
       if (isObject(kept) && Object.prototype.hasOwnProperty.call(kept, "language")) {
@@ -646,24 +649,26 @@
     titles.appendChild(ui.status);
     titles.appendChild(ui.typingStatus);
     header.appendChild(titles);
+    var controls = el("div", "parley-header-controls");  // kept together, at the right; wraps below the title
     if (supportedLanguages().length >= 2) {
       // Oracle: the menu shows with two languages or more, Detect Language first.
       ui.language = el("select", "parley-language");
       ui.language.addEventListener("change", function () { setPrimaryLanguage(ui.language.value); });
-      header.appendChild(ui.language);
+      controls.appendChild(ui.language);
     }
     if (config.enableClearMessage) {
       ui.clear = el("button", "parley-clear");
       ui.clear.type = "button";
       ui.clear.addEventListener("click", clearConversation);
-      header.appendChild(ui.clear);
+      controls.appendChild(ui.clear);
     }
     if (config.enableEndConversation) {
       ui.end = el("button", "parley-end");
       ui.end.type = "button";
       ui.end.addEventListener("click", askToEndConversation);
-      header.appendChild(ui.end);
+      controls.appendChild(ui.end);
     }
+    if (controls.firstChild) { header.appendChild(controls); }
     root.appendChild(header);
 
     ui.messages = el("div", "parley-messages");
@@ -713,7 +718,7 @@
     ui.title.textContent = strings.odais_chat_title;
     ui.title.setAttribute("aria-label", strings.odais_access_label_chat_title + " " + strings.odais_chat_title);
     ui.typingStatus.textContent = strings.odais_typing_status;
-    ui.typing.textContent = strings.odais_typing_status;
+    drawTyping();
     if (ui.language) {
       while (ui.language.firstChild) { ui.language.removeChild(ui.language.firstChild); }
       ui.language.setAttribute("aria-label", strings.parley_language_menu);
@@ -756,7 +761,23 @@
 
   function scrollToEnd() { ui.messages.scrollTop = ui.messages.scrollHeight; }
 
-  function showTyping(visible) {
+  /** The typing row: "Responding..." for the skill; for a live agent (ParleyUI's TypingRow) the agent's name too. */
+  function drawTyping() {
+    while (ui.typing.firstChild) { ui.typing.removeChild(ui.typing.firstChild); }
+    ui.typing.setAttribute("data-sender", typingAgent ? "agent" : "bot");
+    if (typingAgent) {
+      var name = el("span", "parley-typing-name", typingAgent.name || strings.parley_access_label_agent);
+      var colour = cssColor(typingAgent.nameTextColor);
+      if (colour) { name.style.color = colour; }
+      ui.typing.appendChild(name);
+      ui.typing.appendChild(document.createTextNode(" "));
+    }
+    ui.typing.appendChild(document.createTextNode(strings.odais_typing_status));
+  }
+
+  function showTyping(visible, agent) {
+    typingAgent = visible && agent ? agent : null;
+    drawTyping();
     clock.clearTimeout(typingTimer);
     var show = visible && config.showTypingStatus;
     ui.typing.hidden = !show;
@@ -1689,7 +1710,7 @@
 
     switch (payload.type) {
       case "status":
-        showTyping(payload.status === "RESPONDING");
+        showTyping(payload.status === "RESPONDING", sender.kind === "agent" ? sender.agent : null);
         return;
       case "command":
       case "outboundEvent":
@@ -1849,7 +1870,7 @@
     var chosen = resolveLanguage(requested);
     if (chosen === language) { if (ui.language) { ui.language.value = language || "und"; } return true; }
     language = chosen;
-    if (started) { saveLanguage(); }
+    if (started) { saveLanguage(); } else { languagePicked = true; }
     clearConversation();
     relabel();
     userSent = false;
@@ -1963,6 +1984,7 @@
       socket = null;
       clearInterval(heartbeatTimer);
       setStatus("disconnected");
+      endWaitingForReply();  // as ParleyClient: the connection went, no default response follows
       showTyping(false);
       if (ended) { return; }
       if (SESSION_CLOSE_CODES.indexOf(event.code) >= 0 && usesSessionSecrets && !sessionRenewed) {
