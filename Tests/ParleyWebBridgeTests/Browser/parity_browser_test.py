@@ -630,6 +630,14 @@ def timestamps(driver, base):
     check(re.match(r"^(janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre) \d+, \d{4} \d\d:\d\d$",
                    header.text) is not None, "the day header's month in French (%r)" % header.text)
 
+    open_widget(driver, base, {"channelId": "slow", "timestampMode": "default"})
+    type_message(driver, "one")
+    wait_for_bot_text(driver, "Ready.")
+    stamps = driver.find_elements(By.CSS_SELECTOR, ".parley-row .parley-time")
+    check(len(stamps) == 2 and all(re.match(r"^[A-Z][a-z]+ \d+, \d{4} \d\d:\d\d$", s.text) for s in stamps)
+          and len(driver.find_elements(By.CSS_SELECTOR, ".parley-day")) == 0,
+          "any other timestampMode (the default) is absolute: every message, no day header")
+
     open_widget(driver, base, {"channelId": "slow", "enableTimestamp": False, "timestampMode": "relative"})
     type_message(driver, "one")
     wait_for_bot_text(driver, "Ready.")
