@@ -122,6 +122,62 @@ struct WidgetBrowserTests {
         if run.status == 0 { try? FileManager.default.removeItem(at: output) }
     }
 
+    /// The widget's parity with ParleyUI (`Browser/parity_browser_test.py`, issue 24): the language menu and what it
+    /// sends, default client responses on the page's clock, avatars and a live agent's name from the agent socket,
+    /// clear and end with its prompt, timestamps in every mode, and strings overridden per language — with the
+    /// header's layout checked on screenshots.
+    @Test func parityWithParleyUIInChromium() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("parley-parity-\(UUID())")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let channels = [
+            ChannelConfiguration(id: "demo", name: "Pizza demo"),
+            ChannelConfiguration(
+                id: "slow", skill: .file(Self.browserFolder.appendingPathComponent("slow-skill.json").path)),
+        ]
+        let strings = Self.browserFolder.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/ParleyUI/Resources/Strings")
+        let run = try await InProcessServer.run(channels: channels, configure: { $0.agentKey = "agent-key" }) {
+            server in
+            try await Self.runScript(
+                arguments: [
+                    Self.browserFolder.appendingPathComponent("parity_browser_test.py").path,
+                    server.url.absoluteString, strings.path, output.path,
+                ],
+                log: output.appendingPathComponent("browser.log"))
+        }
+        #expect(run.status == 0, "the browser checks failed:\n\(run.output)")
+        #expect(run.output.contains("all parity browser checks passed"))
+        if ProcessInfo.processInfo.environment["PARLEY_WIDGET_VERBOSE"] != nil { print(run.output) }
+        // PARLEY_PARITY_ONLY=<part> runs one part of the script (such as "timestamps"), without the screenshots.
+        guard run.status == 0, ProcessInfo.processInfo.environment["PARLEY_PARITY_ONLY"] == nil else { return }
+
+        // The screenshots are the window the layout was measured in, in English and in French.
+        let layout = try JSONValue(parsing: Data(contentsOf: output.appendingPathComponent("layout.json")))
+        for (language, file) in [("en", "header.png"), ("fr", "header-fr.png")] {
+            let png = try Data(contentsOf: output.appendingPathComponent(file))
+            let size = try #require(Self.pngSize(png), "\(file) is a PNG")
+            #expect(layout[language]?["width"]?.doubleValue == Double(size.width))
+            #expect(layout[language]?["height"]?.doubleValue == Double(size.height))
+            #expect(size.width >= 400 && size.height >= 600, "a phone-sized window, not an empty image")
+        }
+        // PARLEY_WIDGET_KEEP keeps the screenshots (header.png, header-fr.png, agent.png) to look at.
+        if ProcessInfo.processInfo.environment["PARLEY_WIDGET_KEEP"] != nil {
+            print("parity screenshots: \(output.path)")
+            return
+        }
+        try? FileManager.default.removeItem(at: output)
+    }
+
+    /// The width and height in a PNG's header, or `nil` when `data` is not a PNG.
+    static func pngSize(_ data: Data) -> (width: Int, height: Int)? {
+        let bytes = [UInt8](data.prefix(24))
+        guard bytes.count == 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+            bytes[12..<16].elementsEqual("IHDR".utf8)
+        else { return nil }
+        func number(_ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+
     /// Runs `python3 arguments…` without blocking a thread of the concurrency pool (the server shares it); the
     /// output goes to `log`.
     static func runScript(arguments: [String], log: URL) async throws -> (status: Int32, output: String) {

@@ -170,6 +170,7 @@ def pizza_by_clicking(driver, base, output_dir):
     check(len(driver.find_elements(By.CSS_SELECTOR, ".parley-row")) == 0, "the clear button removes the messages")
 
     driver.find_element(By.CSS_SELECTOR, ".parley-end").click()
+    driver.find_element(By.CSS_SELECTOR, ".parley-end-confirm").click()  # the prompt's Yes
     wait_until(driver, lambda: js(driver, "return window.parley.status()") == "disconnected", "the socket to close")
     check("The conversation has ended." in texts(driver, ".parley-notice"), "ending the conversation says so")
     check(driver.find_element(By.CSS_SELECTOR, ".parley-status").text == "Disconnected", "odais_disconnected")

@@ -18,42 +18,175 @@
     "UserMessageColor", "UserTextColor", "ErrorColor"
   ];
 
-  /** The Oracle SDKs' `odais_*` strings the widget shows, with their documented defaults. */
-  var DEFAULT_STRINGS = {
-    odais_chat_title: "Ask",
-    odais_connected: "Connected",
-    odais_connecting: "Connecting",
-    odais_disconnected: "Disconnected",
-    odais_typing_status: "Responding...",
-    odais_file_not_supported: "File type not supported",
-    odais_file_size_warning: "You can only attach files of size upto 25MB",
-    odais_write_a_message: "Write a message",
-    odais_error: "Error",
-    odais_ok: "Ok",
-    odais_done: "Done",
-    odais_check_url: "Please check the url!",
-    odais_access_label_skill: "Skill",
-    odais_access_label_user: "User",
-    odais_access_label_button_send: "Send button",
-    odais_access_label_button_clear: "Clear messages",
-    odais_access_label_button_attach: "Upload attachment",
-    odais_access_label_chat_title: "Chat title",
-    odais_access_label_chat_status: "Chat status",
-    odais_send: "Send",
-    odais_attach: "Attach",
-    odais_clear: "Clear",
-    odais_end_conversation: "End",
-    odais_conversation_ended: "The conversation has ended.",
-    odais_location_error: "Your location could not be read.",
-    odais_relative_just_now: "Just now",
-    odais_relative_few_seconds: "A few moments ago",
-    odais_relative_minutes: "{0} min ago",
-    odais_relative_hours: "{0} hr ago",
-    odais_relative_days: "{0} d ago",
-    odais_relative_months: "{0} mth ago",
-    odais_relative_years: "{0} yr ago",
-    odais_show_form: "Details",
-    odais_submit: "Submit"
+  /**
+   * The texts the widget shows, by language: the Oracle SDKs' `odais_*` keys with Oracle's English, and ParleyUI's
+   * `parley_*` keys for what Oracle names no string for. The same texts as ParleyUI's tables
+   * (Sources/ParleyUI/Resources/Strings; a browser test compares them), plus the widget's own button labels.
+   */
+  var STRING_TABLES = {
+    en: {
+      odais_chat_title: "Ask",
+      odais_connected: "Connected",
+      odais_connecting: "Connecting",
+      odais_disconnected: "Disconnected",
+      odais_typing_status: "Responding...",
+      odais_file_not_supported: "File type not supported",
+      odais_file_size_warning: "You can only attach files of size upto 25MB",
+      odais_write_a_message: "Write a message",
+      odais_error: "Error",
+      odais_ok: "Ok",
+      odais_done: "Done",
+      odais_check_url: "Please check the url!",
+      odais_access_label_skill: "Skill",
+      odais_access_label_user: "User",
+      odais_access_label_button_send: "Send button",
+      odais_access_label_button_clear: "Clear messages",
+      odais_access_label_button_attach: "Upload attachment",
+      odais_access_label_chat_title: "Chat title",
+      odais_access_label_chat_status: "Chat status",
+      odais_default_greeting_message: "Hey, Nice to meet you! Allow me a moment to get back to you.",
+      odais_default_wait_message: "I'm still working on your request. Thank you for your patience!",
+      odais_default_sorry_message: "I'm sorry. I can't get you the right content. Please try again.",
+      parley_detect_language: "Detect Language",
+      parley_language_menu: "Language",
+      parley_end_conversation_title: "End conversation",
+      parley_end_conversation_message: "Are you sure you want to end the conversation?",
+      parley_end_conversation_confirm: "Yes",
+      parley_end_conversation_cancel: "No",
+      parley_conversation_ended: "The conversation has ended.",
+      parley_access_label_agent: "Agent",
+      parley_time_now: "Just now",
+      parley_time_moments: "A few moments ago",
+      parley_time_minute: "1 min ago",
+      parley_time_minutes: "{0} min ago",
+      parley_time_hour: "1 hr ago",
+      parley_time_hours: "{0} hr ago",
+      parley_time_day: "1 day ago",
+      parley_time_days: "{0} days ago",
+      parley_time_month: "1 month ago",
+      parley_time_months: "{0} months ago",
+      parley_time_year: "1 year ago",
+      parley_time_years: "{0} years ago",
+      odais_send: "Send",
+      odais_attach: "Attach",
+      odais_clear: "Clear",
+      odais_location_error: "Your location could not be read.",
+      odais_show_form: "Details",
+      odais_submit: "Submit"
+    },
+    fr: {
+      odais_chat_title: "Assistant",
+      odais_connected: "Connecté",
+      odais_connecting: "Connexion…",
+      odais_disconnected: "Déconnecté",
+      odais_typing_status: "Réponse en cours…",
+      odais_file_not_supported: "Type de fichier non pris en charge",
+      odais_file_size_warning: "Vous ne pouvez joindre que des fichiers de 25 Mo au maximum",
+      odais_write_a_message: "Écrivez un message",
+      odais_error: "Erreur",
+      odais_ok: "OK",
+      odais_done: "Terminé",
+      odais_check_url: "Veuillez vérifier l'adresse du lien !",
+      odais_access_label_skill: "Assistant",
+      odais_access_label_user: "Utilisateur",
+      odais_access_label_button_send: "Bouton Envoyer",
+      odais_access_label_button_clear: "Effacer les messages",
+      odais_access_label_button_attach: "Joindre un fichier",
+      odais_access_label_chat_title: "Titre de la conversation",
+      odais_access_label_chat_status: "État de la conversation",
+      odais_default_greeting_message: "Bonjour, ravi de faire votre connaissance ! Laissez-moi un instant pour vous répondre.",
+      odais_default_wait_message: "Je travaille encore sur votre demande. Merci de votre patience !",
+      odais_default_sorry_message: "Désolé, je n'arrive pas à obtenir la bonne réponse. Veuillez réessayer.",
+      parley_detect_language: "Détecter la langue",
+      parley_language_menu: "Langue",
+      parley_end_conversation_title: "Terminer la conversation",
+      parley_end_conversation_message: "Voulez-vous vraiment terminer la conversation ?",
+      parley_end_conversation_confirm: "Oui",
+      parley_end_conversation_cancel: "Non",
+      parley_conversation_ended: "La conversation est terminée.",
+      parley_access_label_agent: "Agent",
+      parley_time_now: "À l'instant",
+      parley_time_moments: "Il y a quelques instants",
+      parley_time_minute: "Il y a 1 min",
+      parley_time_minutes: "Il y a {0} min",
+      parley_time_hour: "Il y a 1 h",
+      parley_time_hours: "Il y a {0} h",
+      parley_time_day: "Il y a 1 jour",
+      parley_time_days: "Il y a {0} jours",
+      parley_time_month: "Il y a 1 mois",
+      parley_time_months: "Il y a {0} mois",
+      parley_time_year: "Il y a 1 an",
+      parley_time_years: "Il y a {0} ans",
+      odais_send: "Envoyer",
+      odais_attach: "Joindre",
+      odais_clear: "Effacer",
+      odais_location_error: "Votre position n'a pas pu être lue.",
+      odais_show_form: "Détails",
+      odais_submit: "Valider"
+    },
+    es: {
+      odais_chat_title: "Asistente",
+      odais_connected: "Conectado",
+      odais_connecting: "Conectando…",
+      odais_disconnected: "Desconectado",
+      odais_typing_status: "Respondiendo…",
+      odais_file_not_supported: "Tipo de archivo no admitido",
+      odais_file_size_warning: "Solo puedes adjuntar archivos de hasta 25 MB",
+      odais_write_a_message: "Escribe un mensaje",
+      odais_error: "Error",
+      odais_ok: "Aceptar",
+      odais_done: "Listo",
+      odais_check_url: "Comprueba la dirección del enlace.",
+      odais_access_label_skill: "Asistente",
+      odais_access_label_user: "Usuario",
+      odais_access_label_button_send: "Botón Enviar",
+      odais_access_label_button_clear: "Borrar los mensajes",
+      odais_access_label_button_attach: "Adjuntar un archivo",
+      odais_access_label_chat_title: "Título del chat",
+      odais_access_label_chat_status: "Estado del chat",
+      odais_default_greeting_message: "¡Hola, encantado de conocerte! Dame un momento para responderte.",
+      odais_default_wait_message: "Sigo trabajando en tu solicitud. ¡Gracias por tu paciencia!",
+      odais_default_sorry_message: "Lo siento, no consigo la respuesta adecuada. Inténtalo de nuevo.",
+      parley_detect_language: "Detectar idioma",
+      parley_language_menu: "Idioma",
+      parley_end_conversation_title: "Finalizar la conversación",
+      parley_end_conversation_message: "¿Seguro que quieres finalizar la conversación?",
+      parley_end_conversation_confirm: "Sí",
+      parley_end_conversation_cancel: "No",
+      parley_conversation_ended: "La conversación ha finalizado.",
+      parley_access_label_agent: "Agente",
+      parley_time_now: "Ahora mismo",
+      parley_time_moments: "Hace unos instantes",
+      parley_time_minute: "Hace 1 min",
+      parley_time_minutes: "Hace {0} min",
+      parley_time_hour: "Hace 1 h",
+      parley_time_hours: "Hace {0} h",
+      parley_time_day: "Hace 1 día",
+      parley_time_days: "Hace {0} días",
+      parley_time_month: "Hace 1 mes",
+      parley_time_months: "Hace {0} meses",
+      parley_time_year: "Hace 1 año",
+      parley_time_years: "Hace {0} años",
+      odais_send: "Enviar",
+      odais_attach: "Adjuntar",
+      odais_clear: "Borrar",
+      odais_location_error: "No se pudo leer tu ubicación.",
+      odais_show_form: "Detalles",
+      odais_submit: "Enviar"
+    }
+  };
+
+  /** Older names of the widget's strings, still read from a configuration. */
+  var STRING_ALIASES = {
+    odais_end_conversation: "parley_end_conversation_title",
+    odais_conversation_ended: "parley_conversation_ended",
+    odais_relative_just_now: "parley_time_now",
+    odais_relative_few_seconds: "parley_time_moments",
+    odais_relative_minutes: "parley_time_minutes",
+    odais_relative_hours: "parley_time_hours",
+    odais_relative_days: "parley_time_days",
+    odais_relative_months: "parley_time_months",
+    odais_relative_years: "parley_time_years"
   };
 
   /** Feature flags with the defaults the Oracle SDKs document. */
@@ -68,6 +201,16 @@
     enableEndConversation: true,
     enableTimestamp: true,
     timestampMode: "absolute",     // "absolute" or "relative"
+    timestampFormat: "MMMM d, yyyy HH:mm",  // Unicode date pattern, as Swift's DateFormatter reads it
+    timeZone: null,                // an IANA zone for timestamps; the browser's when absent
+    enableDefaultClientResponse: false,
+    defaultGreetingTimeout: 5,     // seconds before the greeting when the skill has not answered the first message
+    defaultWaitMessageInterval: 5, // seconds between wait messages
+    multiLangChat: null,           // {supportedLanguages: [{lang, label?}], primaryLanguage?}
+    locale: null,                  // the texts' and dates' language without a chat language; navigator.language
+    botAvatar: null,
+    agentAvatar: null,
+    personAvatar: null,
     showConnectionStatus: false,
     showTypingStatus: true,
     typingStatusTimeout: 20,
@@ -86,23 +229,52 @@
   };
 
   var BOOLEAN_KEYS = ["enableAttachment", "enableClearMessage", "enableEndConversation", "enableTimestamp",
-    "showConnectionStatus", "showTypingStatus", "enableSecureConnection", "waitForAppInfo"];
-  var NUMBER_KEYS = ["typingStatusTimeout", "reconnectInterval", "reconnectMaxAttempts", "maxAttachmentSize"];
+    "showConnectionStatus", "showTypingStatus", "enableSecureConnection", "waitForAppInfo",
+    "enableDefaultClientResponse"];
+  var NUMBER_KEYS = ["typingStatusTimeout", "reconnectInterval", "reconnectMaxAttempts", "maxAttachmentSize",
+    "defaultGreetingTimeout", "defaultWaitMessageInterval"];
+  var JSON_KEYS = ["initUserProfile", "multiLangChat"];
+  var SDK_VERSION = "parley-widget-1";
   var FINAL_CLOSE_CODES = [1000, 1008, 4001, 4002, 4003, 4004, 4005, 4006, 4007, 4008, 4010, 4011];
   var SESSION_CLOSE_CODES = [4007, 4008];  // session.required, session.invalid: get a new session secret once
 
   function isObject(value) { return value !== null && typeof value === "object" && !Array.isArray(value); }
 
+  function isStringKey(key) { return key.indexOf("odais_") === 0 || key.indexOf("parley_") === 0; }
+
+  /**
+   * Adds string overrides: a string value is for every language, an object value (keyed by a language tag such
+   * as "fr" or "fr-CA") for that language. Older key names are read as their new names.
+   */
+  function mergeStrings(target, source) {
+    Object.keys(source).forEach(function (name) {
+      var value = source[name];
+      if (typeof value === "string") {
+        target[STRING_ALIASES[name] || name] = value;
+      } else if (isObject(value)) {
+        var tag = normalTag(name);
+        if (!isObject(target[tag])) { target[tag] = {}; }
+        Object.keys(value).forEach(function (key) {
+          if (typeof value[key] === "string") { target[tag][STRING_ALIASES[key] || key] = value[key]; }
+        });
+      }
+    });
+  }
+
+  function normalTag(tag) { return String(tag).toLowerCase().replace(/_/g, "-"); }
+
   function merge(target, source) {
     if (!isObject(source)) { return target; }
     Object.keys(source).forEach(function (key) {
       var value = source[key];
-      if (key === "colors" || key === "strings") {
-        if (isObject(value)) { Object.keys(value).forEach(function (name) { target[key][name] = value[name]; }); }
+      if (key === "colors") {
+        if (isObject(value)) { Object.keys(value).forEach(function (name) { target.colors[name] = value[name]; }); }
+      } else if (key === "strings") {
+        if (isObject(value)) { mergeStrings(target.strings, value); }
       } else if (COLOR_NAMES.indexOf(key) >= 0) {
         target.colors[key] = value;
-      } else if (key.indexOf("odais_") === 0) {
-        target.strings[key] = value;
+      } else if (isStringKey(key)) {
+        mergeStrings(target.strings, { [key]: value });
       } else if (Object.prototype.hasOwnProperty.call(DEFAULTS, key)) {
         target[key] = value;
       }
@@ -113,7 +285,7 @@
   function parseQueryValue(key, text) {
     if (BOOLEAN_KEYS.indexOf(key) >= 0) { return text === "true" || text === "1" || text === ""; }
     if (NUMBER_KEYS.indexOf(key) >= 0) { var number = Number(text); return isFinite(number) ? number : DEFAULTS[key]; }
-    if (key === "initUserProfile") { try { return JSON.parse(text); } catch (e) { return null; } }
+    if (JSON_KEYS.indexOf(key) >= 0) { try { return JSON.parse(text); } catch (e) { return null; } }
     return text;
   }
 
@@ -131,7 +303,7 @@
     query.forEach(function (value, key) {
       if (key === "config") { return; }
       var single = {};
-      single[key] = COLOR_NAMES.indexOf(key) >= 0 || key.indexOf("odais_") === 0 ? value : parseQueryValue(key, value);
+      single[key] = COLOR_NAMES.indexOf(key) >= 0 || isStringKey(key) ? value : parseQueryValue(key, value);
       merge(config, single);
     });
     return { config: config, problems: problems };
@@ -141,12 +313,21 @@
 
   var loaded = readConfiguration();
   var config = loaded.config;
-  var strings = {};
-  Object.keys(DEFAULT_STRINGS).forEach(function (key) { strings[key] = DEFAULT_STRINGS[key]; });
-  Object.keys(config.strings).forEach(function (key) {
-    if (typeof config.strings[key] === "string") { strings[key] = config.strings[key]; }
-  });
-  if (typeof config.title === "string") { strings.odais_chat_title = config.title; }
+  /**
+   * Time, for everything the user sees change with it (timestamps, default responses, the typing timeout). A
+   * test may set `window.parleyClock` ({now, setTimeout, clearTimeout}) before the script runs to drive it.
+   */
+  var clock = isObject(window.parleyClock) && typeof window.parleyClock.now === "function" ? window.parleyClock : {
+    now: function () { return Date.now(); },
+    setTimeout: function (callback, milliseconds) { return window.setTimeout(callback, milliseconds); },
+    clearTimeout: function (id) { window.clearTimeout(id); }
+  };
+  function now() { return new Date(clock.now()); }
+
+  var language = null;           // the chat language chosen (a tag), or null: the skill detects it
+  var languagePicked = false;    // setPrimaryLanguage ran before the channel was known: keep that choice
+  var typingAgent = null;        // the live agent who is typing, or null
+  var strings = {};              // every text in the screen's language (computeStrings)
 
   var socket = null;
   var status = "disconnected";
@@ -179,6 +360,99 @@
   }
 
   function format(template, value) { return String(template).split("{0}").join(String(value)); }
+
+  // --- Strings and the chat language --------------------------------------------------------------
+  // As ParleyUI (docs/ui.md §4): the screen's language is the chat language the user chose, else `locale`,
+  // else the browser's. A text is the override for that language (exact tag, then its language), then the
+  // override for every language, then the widget's table (exact, then language), then English, then the key.
+
+  function screenLocale() {
+    if (language) { return language; }
+    if (typeof config.locale === "string" && config.locale !== "") { return config.locale; }
+    return navigator.language || "en";
+  }
+
+  function localeChain(locale) {
+    var tag = normalTag(locale);
+    var base = tag.split("-")[0];
+    return tag === base ? [tag] : [tag, base];
+  }
+
+  function lookup(key, locale) {
+    if (key === "odais_chat_title" && typeof config.title === "string") { return config.title; }
+    var chain = localeChain(locale);
+    var i;
+    for (i = 0; i < chain.length; i++) {
+      var override = config.strings[chain[i]];
+      if (isObject(override) && typeof override[key] === "string") { return override[key]; }
+    }
+    if (typeof config.strings[key] === "string") { return config.strings[key]; }
+    for (i = 0; i < chain.length; i++) {
+      var table = STRING_TABLES[chain[i]];
+      if (table && typeof table[key] === "string") { return table[key]; }
+    }
+    return typeof STRING_TABLES.en[key] === "string" ? STRING_TABLES.en[key] : key;
+  }
+
+  function computeStrings() {
+    var locale = screenLocale();
+    strings = {};
+    Object.keys(STRING_TABLES.en).forEach(function (key) { strings[key] = lookup(key, locale); });
+  }
+
+  /** `multiLangChat.supportedLanguages`, the entries with a `lang`. */
+  function supportedLanguages() {
+    var multi = config.multiLangChat;
+    if (!isObject(multi) || !Array.isArray(multi.supportedLanguages)) { return []; }
+    return multi.supportedLanguages.filter(function (entry) {
+      return isObject(entry) && typeof entry.lang === "string" && entry.lang !== "";
+    });
+  }
+
+  /**
+   * The language `requested` selects, as ParleyClient's `setPrimaryLanguage`: null, "" or "und" is detection;
+   * with supported languages, the exact tag, then its language part, else detection; without, any tag.
+   */
+  function resolveLanguage(requested) {
+    if (typeof requested !== "string" || requested === "" || requested.toLowerCase() === "und") { return null; }
+    var supported = supportedLanguages();
+    if (supported.length === 0) { return requested; }
+    var wanted = normalTag(requested);
+    var exact = supported.filter(function (entry) { return normalTag(entry.lang) === wanted; })[0];
+    if (exact) { return exact.lang; }
+    var base = wanted.split("-")[0];
+    var partial = supported.filter(function (entry) { return normalTag(entry.lang) === base; })[0];
+    return partial ? partial.lang : null;
+  }
+
+  /** A language's name in the menu: its `label`, else its name in the screen's language, else its tag. */
+  function languageName(entry) {
+    if (typeof entry.label === "string" && entry.label !== "") { return entry.label; }
+    try {
+      var name = new Intl.DisplayNames([screenLocale()], { type: "language" }).of(entry.lang);
+      if (name && name !== entry.lang) { return name.charAt(0).toLocaleUpperCase(screenLocale()) + name.slice(1); }
+    } catch (e) { /* an old browser, or not a tag */ }
+    return entry.lang;
+  }
+
+  function languageKey() { return "parley.language." + config.channelId; }
+
+  /** The language kept for this channel (the user's last choice), else `multiLangChat.primaryLanguage`. */
+  function loadLanguage() {
+    if (languagePicked) { saveLanguage(); return; }
+    try {
+      var kept = JSON.parse(window.localStorage.getItem(languageKey()));
+      if (isObject(kept) && Object.prototype.hasOwnProperty.call(kept, "language")) {
+        language = typeof kept.language === "string" ? resolveLanguage(kept.language) : null;
+        return;
+      }
+    } catch (e) { /* no storage, or not JSON */ }
+    language = resolveLanguage(isObject(config.multiLangChat) ? config.multiLangChat.primaryLanguage : null);
+  }
+
+  function saveLanguage() {
+    try { window.localStorage.setItem(languageKey(), JSON.stringify({ language: language })); } catch (e) { /* not kept */ }
+  }
 
   /** A URL the widget may put into href/src: http(s), or the listed extra schemes. */
   function safeURL(value, extraSchemes) {
@@ -365,35 +639,41 @@
 
     var header = el("div", "parley-header");
     var titles = el("div", "parley-header-titles");
-    ui.title = el("div", "parley-title", strings.odais_chat_title);
-    ui.title.setAttribute("aria-label", strings.odais_access_label_chat_title + " " + strings.odais_chat_title);
+    ui.title = el("div", "parley-title");
     ui.status = el("div", "parley-status");
     ui.status.setAttribute("aria-live", "polite");
     ui.status.hidden = !config.showConnectionStatus;
-    ui.typingStatus = el("div", "parley-typing-status", strings.odais_typing_status);
+    ui.typingStatus = el("div", "parley-typing-status");
     ui.typingStatus.hidden = true;
     titles.appendChild(ui.title);
     titles.appendChild(ui.status);
     titles.appendChild(ui.typingStatus);
     header.appendChild(titles);
+    var controls = el("div", "parley-header-controls");  // kept together, at the right; wraps below the title
+    if (supportedLanguages().length >= 2) {
+      // Oracle: the menu shows with two languages or more, Detect Language first.
+      ui.language = el("select", "parley-language");
+      ui.language.addEventListener("change", function () { setPrimaryLanguage(ui.language.value); });
+      controls.appendChild(ui.language);
+    }
     if (config.enableClearMessage) {
-      ui.clear = el("button", "parley-clear", strings.odais_clear);
+      ui.clear = el("button", "parley-clear");
       ui.clear.type = "button";
-      ui.clear.setAttribute("aria-label", strings.odais_access_label_button_clear);
       ui.clear.addEventListener("click", clearConversation);
-      header.appendChild(ui.clear);
+      controls.appendChild(ui.clear);
     }
     if (config.enableEndConversation) {
-      ui.end = el("button", "parley-end", strings.odais_end_conversation);
+      ui.end = el("button", "parley-end");
       ui.end.type = "button";
-      ui.end.addEventListener("click", endConversation);
-      header.appendChild(ui.end);
+      ui.end.addEventListener("click", askToEndConversation);
+      controls.appendChild(ui.end);
     }
+    if (controls.firstChild) { header.appendChild(controls); }
     root.appendChild(header);
 
     ui.messages = el("div", "parley-messages");
     ui.messages.setAttribute("role", "log");
-    ui.typing = el("div", "parley-typing", strings.odais_typing_status);
+    ui.typing = el("div", "parley-typing");
     ui.typing.hidden = true;
     ui.messages.appendChild(ui.typing);
     root.appendChild(ui.messages);
@@ -407,22 +687,18 @@
         if (ui.file.files && ui.file.files[0]) { upload(ui.file.files[0]); }
         ui.file.value = "";
       });
-      var attach = el("button", "parley-attach", strings.odais_attach);
-      attach.type = "button";
-      attach.setAttribute("aria-label", strings.odais_access_label_button_attach);
-      attach.addEventListener("click", function () { ui.file.click(); });
+      ui.attach = el("button", "parley-attach");
+      ui.attach.type = "button";
+      ui.attach.addEventListener("click", function () { ui.file.click(); });
       footer.appendChild(ui.file);
-      footer.appendChild(attach);
+      footer.appendChild(ui.attach);
     }
     ui.input = el("input", "parley-input");
     ui.input.type = "text";
-    ui.input.placeholder = strings.odais_write_a_message;
-    ui.input.setAttribute("aria-label", strings.odais_write_a_message);
     footer.appendChild(ui.input);
-    var send = el("button", "parley-send", strings.odais_send);
-    send.type = "submit";
-    send.setAttribute("aria-label", strings.odais_access_label_button_send);
-    footer.appendChild(send);
+    ui.send = el("button", "parley-send");
+    ui.send.type = "submit";
+    footer.appendChild(ui.send);
     footer.addEventListener("submit", function (event) {
       event.preventDefault();
       var text = ui.input.value;
@@ -431,7 +707,49 @@
       sendText(text);
     });
     root.appendChild(footer);
+    relabel();
     setStatus("disconnected");
+  }
+
+  /** Puts the screen's texts in the current language (after a language change, or loading the kept one). */
+  function relabel() {
+    computeStrings();
+    ui.root.setAttribute("lang", screenLocale());
+    ui.title.textContent = strings.odais_chat_title;
+    ui.title.setAttribute("aria-label", strings.odais_access_label_chat_title + " " + strings.odais_chat_title);
+    ui.typingStatus.textContent = strings.odais_typing_status;
+    drawTyping();
+    if (ui.language) {
+      while (ui.language.firstChild) { ui.language.removeChild(ui.language.firstChild); }
+      ui.language.setAttribute("aria-label", strings.parley_language_menu);
+      ui.language.title = strings.parley_language_menu;
+      var detect = el("option", null, strings.parley_detect_language);
+      detect.value = "und";
+      ui.language.appendChild(detect);
+      supportedLanguages().forEach(function (entry) {
+        var option = el("option", null, languageName(entry));
+        option.value = entry.lang;
+        ui.language.appendChild(option);
+      });
+      ui.language.value = language || "und";
+    }
+    if (ui.clear) {
+      ui.clear.textContent = strings.odais_clear;
+      ui.clear.setAttribute("aria-label", strings.odais_access_label_button_clear);
+    }
+    if (ui.end) {
+      ui.end.textContent = strings.parley_end_conversation_title;
+      ui.end.setAttribute("aria-label", strings.parley_end_conversation_title);
+    }
+    if (ui.attach) {
+      ui.attach.textContent = strings.odais_attach;
+      ui.attach.setAttribute("aria-label", strings.odais_access_label_button_attach);
+    }
+    ui.input.placeholder = strings.odais_write_a_message;
+    ui.input.setAttribute("aria-label", strings.odais_write_a_message);
+    ui.send.textContent = strings.odais_send;
+    ui.send.setAttribute("aria-label", strings.odais_access_label_button_send);
+    if (ui.status) { setStatus(status); }
   }
 
   function setStatus(next) {
@@ -443,8 +761,24 @@
 
   function scrollToEnd() { ui.messages.scrollTop = ui.messages.scrollHeight; }
 
-  function showTyping(visible) {
-    clearTimeout(typingTimer);
+  /** The typing row: "Responding..." for the skill; for a live agent (ParleyUI's TypingRow) the agent's name too. */
+  function drawTyping() {
+    while (ui.typing.firstChild) { ui.typing.removeChild(ui.typing.firstChild); }
+    ui.typing.setAttribute("data-sender", typingAgent ? "agent" : "bot");
+    if (typingAgent) {
+      var name = el("span", "parley-typing-name", typingAgent.name || strings.parley_access_label_agent);
+      var colour = cssColor(typingAgent.nameTextColor);
+      if (colour) { name.style.color = colour; }
+      ui.typing.appendChild(name);
+      ui.typing.appendChild(document.createTextNode(" "));
+    }
+    ui.typing.appendChild(document.createTextNode(strings.odais_typing_status));
+  }
+
+  function showTyping(visible, agent) {
+    typingAgent = visible && agent ? agent : null;
+    drawTyping();
+    clock.clearTimeout(typingTimer);
     var show = visible && config.showTypingStatus;
     ui.typing.hidden = !show;
     ui.typingStatus.hidden = !show;
@@ -452,7 +786,7 @@
     if (show) {
       ui.messages.appendChild(ui.typing);  // keep it last
       scrollToEnd();
-      typingTimer = setTimeout(function () { showTyping(false); }, Number(config.typingStatusTimeout) * 1000);
+      typingTimer = clock.setTimeout(function () { showTyping(false); }, Number(config.typingStatusTimeout) * 1000);
     }
   }
 
@@ -464,37 +798,139 @@
   }
 
   // --- Timestamps ---------------------------------------------------------------------------------
+  // As ParleyUI (docs/ui.md §2): `absolute` puts `timestampFormat` on every message; `relative` shows only the
+  // latest message's time relative to now, re-drawn when its label changes, and puts a header with the date
+  // and time (`timestampFormat`) before each day's first message.
+
+  /** The date's fields in `config.timeZone` (or the browser's). */
+  function dateFields(date, browserZone) {
+    var options = { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric",
+      second: "numeric", hourCycle: "h23" };
+    if (!browserZone && typeof config.timeZone === "string" && config.timeZone !== "") {
+      options.timeZone = config.timeZone;
+    }
+    var fields = {};
+    try {
+      new Intl.DateTimeFormat("en-US", options).formatToParts(date).forEach(function (part) {
+        if (part.type !== "literal") { fields[part.type] = Number(part.value); }
+      });
+    } catch (e) {
+      if (!browserZone) { return dateFields(date, true); }  // an unknown zone: the browser's
+    }
+    if (fields.hour === 24) { fields.hour = 0; }
+    return fields;
+  }
+
+  function dateName(date, options) {
+    if (typeof config.timeZone === "string" && config.timeZone !== "") { options.timeZone = config.timeZone; }
+    try { return new Intl.DateTimeFormat(screenLocale(), options).format(date); } catch (e) {
+      delete options.timeZone;
+      return new Intl.DateTimeFormat(undefined, options).format(date);
+    }
+  }
+
+  function pad(number, width) { var text = String(number); while (text.length < width) { text = "0" + text; } return text; }
+
+  /**
+   * `date` formatted with a Unicode date pattern, the format Swift's DateFormatter reads (`timestampFormat`):
+   * y, M and L (1–4 letters), d, E, H, h, k, K, m, s, S, a, and 'quoted text'. Names are in the screen's language.
+   */
+  function formatDate(date, pattern) {
+    var fields = dateFields(date);
+    var out = "";
+    var i = 0;
+    while (i < pattern.length) {
+      var c = pattern.charAt(i);
+      if (c === "'") {
+        var close = pattern.indexOf("'", i + 1);
+        if (close === i + 1) { out += "'"; i += 2; continue; }
+        if (close < 0) { close = pattern.length; }
+        out += pattern.slice(i + 1, close);
+        i = close + 1;
+        continue;
+      }
+      if (!/[A-Za-z]/.test(c)) { out += c; i += 1; continue; }
+      var n = 1;
+      while (pattern.charAt(i + n) === c) { n += 1; }
+      i += n;
+      switch (c) {
+        case "y": out += n === 2 ? pad(fields.year % 100, 2) : pad(fields.year, n); break;
+        case "M": case "L":
+          if (n >= 4) { out += dateName(date, { month: "long" }); }
+          else if (n === 3) { out += dateName(date, { month: "short" }); }
+          else { out += pad(fields.month, n); }
+          break;
+        case "d": out += pad(fields.day, n); break;
+        case "E": out += dateName(date, { weekday: n >= 4 ? "long" : "short" }); break;
+        case "H": out += pad(fields.hour, n); break;
+        case "k": out += pad(fields.hour === 0 ? 24 : fields.hour, n); break;
+        case "K": out += pad(fields.hour % 12, n); break;
+        case "h": out += pad(fields.hour % 12 === 0 ? 12 : fields.hour % 12, n); break;
+        case "m": out += pad(fields.minute, n); break;
+        case "s": out += pad(fields.second, n); break;
+        case "S": out += pad(date.getMilliseconds(), 3).slice(0, n); break;
+        case "a": out += fields.hour < 12 ? "AM" : "PM"; break;
+        default: out += new Array(n + 1).join(c);  // a letter this formatter does not know stays as written
+      }
+    }
+    return out;
+  }
 
   function absoluteTime(date) {
-    try {
-      return date.toLocaleString(undefined, {
-        year: "numeric", month: "long", day: "numeric", hour: "2-digit", minute: "2-digit"
+    var pattern = typeof config.timestampFormat === "string" && config.timestampFormat !== ""
+      ? config.timestampFormat : DEFAULTS.timestampFormat;
+    return formatDate(date, pattern);
+  }
+
+  /** ParleyUI's RelativeTime buckets: the label, and the elapsed seconds at which it changes next. */
+  function relativeBucket(elapsed) {
+    var seconds = Math.max(0, elapsed);
+    var minute = 60, hour = 3600, day = 86400, month = 30 * day, year = 365 * day;
+    function counted(unit, one, many, next) {
+      var count = Math.max(1, Math.floor(seconds / unit));
+      return { text: count === 1 ? strings[one] : format(strings[many], count), next: next(count) };
+    }
+    if (seconds < 10) { return { text: strings.parley_time_now, next: 10 }; }
+    if (seconds < minute) { return { text: strings.parley_time_moments, next: minute }; }
+    if (seconds < hour) {
+      return counted(minute, "parley_time_minute", "parley_time_minutes", function (n) { return (n + 1) * minute; });
+    }
+    if (seconds < day) {
+      return counted(hour, "parley_time_hour", "parley_time_hours", function (n) { return (n + 1) * hour; });
+    }
+    if (seconds < month) {
+      return counted(day, "parley_time_day", "parley_time_days", function (n) { return (n + 1) * day; });
+    }
+    if (seconds < year) {
+      return counted(month, "parley_time_month", "parley_time_months", function (n) {
+        return Math.min((n + 1) * month, year);
       });
-    } catch (e) { return date.toISOString(); }
+    }
+    return counted(year, "parley_time_year", "parley_time_years", function (n) { return (n + 1) * year; });
   }
 
-  function relativeTime(date) {
-    var seconds = Math.max(0, (Date.now() - date.getTime()) / 1000);
-    if (seconds < 10) { return strings.odais_relative_just_now; }
-    if (seconds < 60) { return strings.odais_relative_few_seconds; }
-    var minutes = Math.floor(seconds / 60);
-    if (minutes < 60) { return format(strings.odais_relative_minutes, minutes); }
-    var hours = Math.floor(minutes / 60);
-    if (hours < 24) { return format(strings.odais_relative_hours, hours); }
-    var days = Math.floor(hours / 24);
-    if (days < 30) { return format(strings.odais_relative_days, days); }
-    var months = Math.floor(days / 30);
-    if (months < 12) { return format(strings.odais_relative_months, months); }
-    return format(strings.odais_relative_years, Math.floor(days / 365));
-  }
+  function relativeTime(date) { return relativeBucket((clock.now() - date.getTime()) / 1000).text; }
 
+  /** Shows only the latest message's time, then waits (on the clock) until its label changes. */
   function refreshRelative() {
+    clock.clearTimeout(relativeTimer);
+    relativeTimer = null;
     var stamps = ui.messages.querySelectorAll(".parley-time");
     for (var i = 0; i < stamps.length; i++) {
       var latest = i === stamps.length - 1;
       stamps[i].hidden = !latest;
-      if (latest) { stamps[i].textContent = relativeTime(new Date(Number(stamps[i].getAttribute("data-time")))); }
+      if (latest) {
+        var elapsed = (clock.now() - Number(stamps[i].getAttribute("data-time"))) / 1000;
+        var bucket = relativeBucket(elapsed);
+        stamps[i].textContent = bucket.text;
+        relativeTimer = clock.setTimeout(refreshRelative, Math.max(1, (bucket.next - elapsed) * 1000));
+      }
     }
+  }
+
+  function dayOf(date) {
+    var fields = dateFields(date);
+    return fields.year + "-" + fields.month + "-" + fields.day;
   }
 
   function stamp(row, date) {
@@ -503,17 +939,15 @@
     node.setAttribute("data-time", String(date.getTime()));
     node.setAttribute("data-mode", config.timestampMode === "relative" ? "relative" : "absolute");
     if (config.timestampMode === "relative") {
-      var day = date.toDateString();
+      var day = dayOf(date);
       if (day !== lastDay) {
         lastDay = day;
-        var header = el("div", "parley-day", date.toLocaleDateString(undefined, {
-          weekday: "long", year: "numeric", month: "long", day: "numeric"
-        }));
+        var header = el("div", "parley-day", absoluteTime(date));
+        header.setAttribute("data-time", String(date.getTime()));
         ui.messages.insertBefore(header, row);
       }
       row.appendChild(node);
       refreshRelative();
-      if (!relativeTimer) { relativeTimer = setInterval(refreshRelative, 10000); }
     } else {
       node.textContent = absoluteTime(date);
       row.appendChild(node);
@@ -522,17 +956,137 @@
 
   // --- Rendering payloads -------------------------------------------------------------------------
 
-  function addRow(side, date, sender) {
+  // --- Avatars and runs ---------------------------------------------------------------------------
+  // As ParleyUI (docs/ui.md §1.1): consecutive messages of one sender (for agents, one agent) on one day form a
+  // run; its first message carries the avatar and, for an agent, the agent's name. User: `personAvatar`; skill:
+  // `botAvatar`; agent: the agent's `avatarImage` (channelExtensions.agentSession, with what setAgentDetails
+  // overrides member by member), else `agentAvatar`, else the name's initials in the agent's colours.
+
+  var agentOverrides = {};       // setAgentDetails(…)
+  var agentActive = false;       // the last message came from a live agent
+
+  function cssColor(value) {
+    if (typeof value !== "string" || value === "") { return null; }
+    if (window.CSS && CSS.supports && !CSS.supports("color", value)) { return null; }
+    return value;
+  }
+
+  function agentDetails(session) {
+    var details = {};
+    ["name", "avatarImage", "nameTextColor", "avatarTextColor", "avatarBackgroundColor"].forEach(function (key) {
+      var value = typeof agentOverrides[key] === "string" ? agentOverrides[key]
+        : (isObject(session) && typeof session[key] === "string" ? session[key] : null);
+      if (value !== null) { details[key] = value; }
+    });
+    return details;
+  }
+
+  function initials(name) {
+    return String(name || "").trim().split(/\s+/).filter(Boolean).slice(0, 2).map(function (word) {
+      return word.charAt(0).toLocaleUpperCase();
+    }).join("");
+  }
+
+  function imageAvatar(url, alt) {
+    var box = el("div", "parley-avatar");
+    var img = el("img");
+    img.src = url;
+    img.alt = alt;
+    box.appendChild(img);
+    return box;
+  }
+
+  /** The avatar of a run's first message, or null. */
+  function avatarFor(who) {
+    if (who.kind === "user") {
+      var person = safeURL(config.personAvatar, ["data:", "blob:"]);
+      return person ? imageAvatar(person, strings.odais_access_label_user) : null;
+    }
+    if (who.kind === "agent") {
+      var details = who.agent || {};
+      var image = safeURL(details.avatarImage, ["data:"]) || safeURL(config.agentAvatar, ["data:", "blob:"]);
+      if (image) { return imageAvatar(image, details.name || strings.parley_access_label_agent); }
+      var box = el("div", "parley-avatar parley-initials", initials(details.name) || "?");
+      box.setAttribute("aria-hidden", "true");
+      var text = cssColor(details.avatarTextColor);
+      var background = cssColor(details.avatarBackgroundColor);
+      if (text) { box.style.color = text; }
+      if (background) { box.style.background = background; }
+      return box;
+    }
+    var bot = safeURL(config.botAvatar, ["data:", "blob:"]);
+    return bot ? imageAvatar(bot, strings.odais_access_label_skill) : null;
+  }
+
+  /** Whether messages of this kind leave room for an avatar (so that a run's messages line up). */
+  function hasGutter(kind) {
+    if (kind === "user") { return Boolean(safeURL(config.personAvatar, ["data:", "blob:"])); }
+    if (kind === "agent") { return true; }
+    return Boolean(safeURL(config.botAvatar, ["data:", "blob:"]));
+  }
+
+  function decorateRow(row, who) {
+    var old = row.querySelector(":scope > .parley-avatar");
+    if (old) { old.remove(); }
+    row.classList.toggle("parley-gutter", hasGutter(who.kind));
+    if (row.getAttribute("data-run-first") !== "true") { return; }
+    var avatar = avatarFor(who);
+    if (avatar) { row.insertBefore(avatar, row.firstChild); }
+  }
+
+  /** Adds a message row; `who` is {kind: "user" | "bot" | "agent", agent: details, clientResponse: kind}. */
+  function addRow(side, date, who) {
+    who = who || { kind: side === "user" ? "user" : "bot" };
     var row = el("div", "parley-row parley-" + side);
-    row.setAttribute("aria-label", side === "user" ? strings.odais_access_label_user : strings.odais_access_label_skill);
-    if (sender) { row.appendChild(el("div", "parley-sender", sender)); }
+    row.setAttribute("data-sender", who.kind);
+    row.setAttribute("aria-label", who.kind === "user" ? strings.odais_access_label_user
+      : who.kind === "agent" ? strings.parley_access_label_agent : strings.odais_access_label_skill);
+    var run = who.kind + "|" + (who.kind === "agent" ? String((who.agent || {}).name || "") : "") + "|" + dayOf(date);
+    var rows = ui.messages.querySelectorAll(".parley-row");
+    var previous = rows.length ? rows[rows.length - 1] : null;
+    row.setAttribute("data-run", run);
+    row.setAttribute("data-run-first", !previous || previous.getAttribute("data-run") !== run ? "true" : "false");
+    if (who.clientResponse) { row.setAttribute("data-client-response", who.clientResponse); }
+    if (who.kind === "agent" && row.getAttribute("data-run-first") === "true") {
+      var details = who.agent || {};
+      var name = el("div", "parley-sender", details.name || strings.parley_access_label_agent);
+      var colour = cssColor(details.nameTextColor);
+      if (colour) { name.style.color = colour; }
+      row.appendChild(name);
+    }
+    decorateRow(row, who);
     ui.messages.insertBefore(row, ui.typing);
     row._parleyDate = date;
     return row;
   }
 
+  /** Oracle's setPersonAvatar: the user's avatar on every message, earlier ones included. */
+  function setPersonAvatar(url) {
+    if (url !== null && typeof url !== "string") {
+      reportError("bridge.invalidArgument", "setPersonAvatar takes a URL string or null");
+      return false;
+    }
+    config.personAvatar = url;
+    var rows = ui.messages.querySelectorAll(".parley-row.parley-user");
+    for (var i = 0; i < rows.length; i++) { decorateRow(rows[i], { kind: "user" }); }
+    return true;
+  }
+
+  /** Oracle's setAgentDetails: overrides the server's agent details, member by member, for later messages. */
+  function setAgentDetails(details) {
+    if (!isObject(details)) {
+      reportError("bridge.invalidArgument", "setAgentDetails takes an object");
+      return false;
+    }
+    agentOverrides = {};
+    Object.keys(details).forEach(function (key) {
+      if (typeof details[key] === "string") { agentOverrides[key] = details[key]; }
+    });
+    return true;
+  }
+
   function finishRow(row) {
-    stamp(row, row._parleyDate || new Date());
+    stamp(row, row._parleyDate || now());
     scrollToEnd();
   }
 
@@ -1091,7 +1645,7 @@
   }
 
   function showUserMessage(payload) {
-    var row = addRow("user", new Date());
+    var row = addRow("user", now());
     row.appendChild(renderPayload(payload, { text: payload.text || "" }));
     finishRow(row);
   }
@@ -1143,16 +1697,20 @@
   function receiveMessage(frame) {
     var payload = frame.messagePayload;
     if (!isObject(payload) || typeof payload.type !== "string") { return; }
-    var created = frame.createdOn ? new Date(frame.createdOn) : new Date();
-    if (isNaN(created.getTime())) { created = new Date(); }
+    // As ParleyUI, a message's date is when this page received it (ChatMessage.date), on the page's clock.
+    var created = now();
     var extensions = isObject(payload.channelExtensions) ? payload.channelExtensions : {};
-    var agent = isObject(extensions.agentSession) ? extensions.agentSession.name
-      : (typeof extensions.agentName === "string" ? extensions.agentName : null);
-    var sender = frame.source === "AGENT" ? (agent || "Agent") : null;
+    var session = isObject(extensions.agentSession) ? extensions.agentSession
+      : (typeof extensions.agentName === "string" ? { name: extensions.agentName } : null);
+    var sender = frame.source === "AGENT" ? { kind: "agent", agent: agentDetails(session) } : { kind: "bot" };
+    if (payload.type !== "status") {
+      endWaitingForReply();  // the skill (or an agent) answered: no default response follows
+      agentActive = frame.source === "AGENT";
+    }
 
     switch (payload.type) {
       case "status":
-        showTyping(payload.status === "RESPONDING");
+        showTyping(payload.status === "RESPONDING", sender.kind === "agent" ? sender.agent : null);
         return;
       case "command":
       case "outboundEvent":
@@ -1163,7 +1721,7 @@
         if (frame.endOfTurn) { showTyping(false); }
         return;
       case "sessionClosed":
-        notice(strings.odais_conversation_ended);
+        notice(strings.parley_conversation_ended);
         showTyping(false);
         return;
       case "textStream":
@@ -1233,8 +1791,99 @@
 
   function sendPayload(payload, expectReply, keepActions) {
     if (!keepActions) { disablePastActions(payload.type); }
-    sendFrame({ messagePayload: payload, userId: config.userId, sdkMetadata: { version: "parley-widget-1" } });
-    if (expectReply) { showTyping(true); }
+    sendFrame({ messagePayload: payload, userId: config.userId, sdkMetadata: { version: SDK_VERSION } });
+    if (expectReply) {
+      showTyping(true);
+      waitForReply(!userSent);
+      userSent = true;
+    }
+  }
+
+  // --- Default client responses -------------------------------------------------------------------
+  // As ParleyClient (enableDefaultClientResponse): after the conversation's first user message, the greeting
+  // (odais_default_greeting_message) after defaultGreetingTimeout; then, and after later messages from the
+  // start, the wait message (odais_default_wait_message) every defaultWaitMessageInterval; at
+  // typingStatusTimeout the sorry message (odais_default_sorry_message), and the typing indicator goes. Any
+  // message from the skill or an agent stops it; not while a live agent has the conversation.
+
+  var replyWait = 0;             // counts the waits, so that a late timer of an earlier wait does nothing
+  var defaultTimer = null;
+  var userSent = false;          // the user sent something in this conversation
+
+  function waitForReply(firstOfConversation) {
+    endWaitingForReply();
+    if (!config.enableDefaultClientResponse || agentActive) { return; }
+    var wait = replyWait;
+    var greeting = Number(config.defaultGreetingTimeout);
+    var interval = Math.max(0.001, Number(config.defaultWaitMessageInterval));
+    var limit = Number(config.typingStatusTimeout);
+    var waited = 0;
+    var next = Math.min(firstOfConversation ? greeting : interval, limit);
+    var kind = firstOfConversation ? "greeting" : "wait";
+    function step() {
+      defaultTimer = clock.setTimeout(function () {
+        if (wait !== replyWait) { return; }
+        waited = next;
+        if (waited >= limit) {
+          sayDefault("sorry");
+          endWaitingForReply();
+          showTyping(false);
+          return;
+        }
+        sayDefault(kind);
+        kind = "wait";
+        next = Math.min(waited + interval, limit);
+        step();
+      }, Math.max(0, (next - waited) * 1000));
+    }
+    step();
+  }
+
+  function endWaitingForReply() {
+    replyWait += 1;
+    clock.clearTimeout(defaultTimer);
+    defaultTimer = null;
+  }
+
+  /** One of the client's own default responses, shown as the skill's (ParleyUI: `isClientResponse`). */
+  function sayDefault(kind) {
+    var row = addRow("bot", now(), { kind: "bot", clientResponse: kind });
+    row.setAttribute("data-type", "text");
+    row.appendChild(renderPayload({ type: "text", text: strings["odais_default_" + kind + "_message"] }, { text: "" }));
+    finishRow(row);
+    if (ui.typing && !ui.typing.hidden) { ui.messages.appendChild(ui.typing); scrollToEnd(); }
+  }
+
+  // --- The chat language --------------------------------------------------------------------------
+
+  /**
+   * Oracle's setPrimaryLanguage, as ParleyClient does it: a change starts the conversation over in the new
+   * language. The transcript is cleared, the texts follow the language, the choice is kept for the channel, a
+   * profile update with the `languageTag` ("und" for detection) goes to the skill, then initUserHiddenMessage
+   * again; the page hears `chatLanguageChanged`.
+   */
+  function setPrimaryLanguage(requested) {
+    if (requested !== null && requested !== undefined && typeof requested !== "string") {
+      reportError("bridge.invalidArgument", "setPrimaryLanguage takes a language tag or null");
+      return false;
+    }
+    var chosen = resolveLanguage(requested);
+    if (chosen === language) { if (ui.language) { ui.language.value = language || "und"; } return true; }
+    language = chosen;
+    if (started) { saveLanguage(); } else { languagePicked = true; }
+    clearConversation();
+    relabel();
+    userSent = false;
+    try {
+      window.dispatchEvent(new CustomEvent("parley:language", { detail: { language: language } }));
+    } catch (e) { /* old browser */ }
+    if (!initialised) { return true; }  // the opening, still to come, carries the language
+    sendFrame({ profile: { languageTag: language || "und" }, userId: config.userId, sdkMetadata: { version: SDK_VERSION } });
+    if (typeof config.initUserHiddenMessage === "string" && config.initUserHiddenMessage !== "") {
+      sendFrame({ messagePayload: { type: "text", text: config.initUserHiddenMessage }, userId: config.userId });
+      showTyping(true);
+    }
+    return true;
   }
 
   function sendText(text) {
@@ -1302,10 +1951,17 @@
       }, 30000);
       if (!initialised) {
         initialised = true;
+        // As ParleyClient's opening: initUserProfile, with the chosen language as its languageTag.
+        var profile = null;
         if (isObject(config.initUserProfile)) {
-          var profile = isObject(config.initUserProfile.profile) ? config.initUserProfile : { profile: config.initUserProfile };
-          opened.send(JSON.stringify(profile));
+          profile = JSON.parse(JSON.stringify(isObject(config.initUserProfile.profile)
+            ? config.initUserProfile : { profile: config.initUserProfile }));
         }
+        if (language) {
+          profile = profile || { profile: {} };
+          profile.profile.languageTag = language;
+        }
+        if (profile) { opened.send(JSON.stringify(profile)); }
         if (typeof config.initUserHiddenMessage === "string" && config.initUserHiddenMessage !== "") {
           opened.send(JSON.stringify({ messagePayload: { type: "text", text: config.initUserHiddenMessage }, userId: config.userId }));
           showTyping(true);
@@ -1328,6 +1984,7 @@
       socket = null;
       clearInterval(heartbeatTimer);
       setStatus("disconnected");
+      endWaitingForReply();  // as ParleyClient: the connection went, no default response follows
       showTyping(false);
       if (ended) { return; }
       if (SESSION_CLOSE_CODES.indexOf(event.code) >= 0 && usesSessionSecrets && !sessionRenewed) {
@@ -1366,24 +2023,62 @@
     setStatus("disconnected");
   }
 
+  /** The clear button (enableClearMessage): the messages on this page go; the conversation goes on. */
   function clearConversation() {
     var rows = ui.messages.querySelectorAll(".parley-row, .parley-notice, .parley-day");
     for (var i = 0; i < rows.length; i++) { rows[i].remove(); }
     streams = {};
     lastDay = null;
+    clock.clearTimeout(relativeTimer);
+    relativeTimer = null;
+    endWaitingForReply();
     showTyping(false);
   }
 
+  /** The end button (enableEndConversation) asks first, with ParleyUI's prompt. */
+  function askToEndConversation() {
+    if (ui.root.querySelector(".parley-end-prompt")) { return; }
+    var overlay = el("div", "parley-overlay parley-end-prompt");
+    var dialog = el("div", "parley-dialog");
+    dialog.setAttribute("role", "alertdialog");
+    dialog.setAttribute("aria-modal", "true");
+    var title = el("div", "parley-dialog-title", strings.parley_end_conversation_title);
+    title.id = "parley-end-title";
+    dialog.setAttribute("aria-labelledby", title.id);
+    dialog.appendChild(title);
+    dialog.appendChild(el("div", "parley-dialog-message", strings.parley_end_conversation_message));
+    var buttons = el("div", "parley-dialog-buttons");
+    var cancel = el("button", "parley-action parley-end-cancel", strings.parley_end_conversation_cancel);
+    cancel.type = "button";
+    cancel.addEventListener("click", function () { overlay.remove(); });
+    var confirm = el("button", "parley-action parley-danger parley-end-confirm", strings.parley_end_conversation_confirm);
+    confirm.type = "button";
+    confirm.addEventListener("click", function () { overlay.remove(); endConversation(); });
+    buttons.appendChild(cancel);
+    buttons.appendChild(confirm);
+    dialog.appendChild(buttons);
+    overlay.appendChild(dialog);
+    ui.root.appendChild(overlay);
+    cancel.focus();
+  }
+
+  /**
+   * Ends the conversation, as ParleyClient's endChat: sends `closeSession`, disconnects and erases the messages;
+   * the next message starts a new conversation (with its opening).
+   */
   function endConversation() {
     if (socket && socket.readyState === WebSocket.OPEN) {
       socket.send(JSON.stringify({ messagePayload: { type: "closeSession" }, userId: config.userId }));
     }
     ended = true;
     initialised = false;
+    userSent = false;
+    agentActive = false;
     outbox = [];
     disconnect();
     clearConversation();
-    notice(strings.odais_conversation_ended);
+    notice(strings.parley_conversation_ended);
+    try { window.dispatchEvent(new CustomEvent("parley:chatEnd", { detail: {} })); } catch (e) { /* old browser */ }
   }
 
   // --- The bridge's commands ----------------------------------------------------------------------
@@ -1426,6 +2121,13 @@
     sendMessage: sendMessage,
     clearConversation: clearConversation,
     endConversation: endConversation,
+    setPrimaryLanguage: setPrimaryLanguage,
+    chatLanguage: function () { return language; },
+    setPersonAvatar: setPersonAvatar,
+    setAgentDetails: setAgentDetails,
+    getAgentDetails: function () { return agentDetails(null); },
+    strings: function () { return JSON.parse(JSON.stringify(strings)); },
+    stringTables: function () { return JSON.parse(JSON.stringify(STRING_TABLES)); },
     appInfo: function () { return { apiKey: config.token, uid: config.userId, channelId: config.channelId }; },
     status: function () { return status; },
     configuration: function () { return JSON.parse(JSON.stringify(config)); }
@@ -1457,6 +2159,8 @@
       config.userId = stored ? stored.userId : storedUserId(config.channelId);
     }
     started = true;
+    loadLanguage();
+    relabel();
     post({ event: "agentLoaded" });
     loaded.problems.forEach(function (problem) { reportError("widget.invalidConfiguration", problem); });
     var wait = typeof config.waitForAppInfo === "boolean" ? config.waitForAppInfo : bridgeHandler() !== null;
