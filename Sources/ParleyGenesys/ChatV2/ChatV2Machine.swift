@@ -7,7 +7,8 @@ import Foundation
 /// Transcript positions: every event has an `index`. Events at or below the highest index shown are repeats and
 /// dropped; an event beyond the next index waits for the gap to fill, and the machine asks for the transcript
 /// from the first missing index (`requestNotifications`). The answer to that request (an answer whose events
-/// start at or before the asked index, or that has none) releases whatever still waits, in order. After a new
+/// start at or before the asked index, or that has none and a `nextPosition` not beyond it), or
+/// ``Event/refreshTimedOut`` when no such answer comes, releases whatever still waits, in order. After a new
 /// Comet session (the old one was lost, or the app came back from the background) the machine asks from the
 /// first index not shown, so nothing published meanwhile is lost and nothing is shown twice.
 public struct ChatV2Machine: Sendable {
@@ -44,6 +45,10 @@ public struct ChatV2Machine: Sendable {
         case startTimedOut
         /// The chat is over without GMS saying so (a `disconnect` got no answer).
         case endLocally
+        /// A `requestNotifications` got no recognisable answer in time: what waits is shown, gaps skipped.
+        case refreshTimedOut
+        /// The server did not take the `sendMessage` of this message.
+        case sendFailed(ChatMessage)
     }
 
     /// What the caller must do, in order.
@@ -123,6 +128,14 @@ public struct ChatV2Machine: Sendable {
             return [.startFailed(ParleyError(.gmsNoAnswer, "GMS did not answer requestChat"))]
         case .endLocally:
             return end()
+        case .refreshTimedOut:
+            guard refreshingFrom != nil, phase == .active else { return [] }
+            return accept([], answering: true)
+        case .sendFailed(let message):
+            guard let index = pendingSends.firstIndex(where: { $0.id == message.id }) else { return [] }
+            var failed = pendingSends.remove(at: index)
+            failed.delivery = .failed
+            return [.emit(.deliveryChanged(failed))]
         }
     }
 
@@ -167,7 +180,10 @@ public struct ChatV2Machine: Sendable {
 
     private func isRefreshAnswer(_ response: ChatV2Response) -> Bool {
         guard let from = refreshingFrom else { return false }
-        guard let first = response.messages.map(\.index).min() else { return true }
+        guard let first = response.messages.map(\.index).min() else {
+            // An operation's plain answer has no events either, but its nextPosition is beyond the asked index.
+            return (response.nextPosition ?? Int.max) <= from
+        }
         return first <= from
     }
 

@@ -125,6 +125,7 @@ public actor ChatV2Session {
     private var startWaiter: CheckedContinuation<Void, any Error>?
     private var endWaiters: [CheckedContinuation<Void, Never>] = []
     private var handshakes = 0
+    private var refreshTimer: Task<Void, Never>?
     /// The connection status last reported.
     public private(set) var status: ConnectionStatus = .disconnected
 
@@ -184,7 +185,7 @@ public actor ChatV2Session {
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 startWaiter = continuation
-                Task { await self.perform(actions) }
+                Task { await self.performStart(actions) }
             }
         } catch {
             await closeComet(ext: nil)
@@ -203,7 +204,12 @@ public actor ChatV2Session {
     public func send(text: String, messageType: String? = nil) async throws(ParleyError) -> ChatMessage {
         try checkConnected()
         let message = ChatMessage(envelope: .user(UserMessage(payload: .text(text))), delivery: .pending)
-        try await apply(.send(message, messageType: messageType))
+        do {
+            try await apply(.send(message, messageType: messageType))
+        } catch {
+            await applyReporting(.sendFailed(message))
+            throw error
+        }
         return message
     }
 
@@ -288,7 +294,7 @@ public actor ChatV2Session {
     // MARK: Machine
 
     private func apply(_ event: ChatV2Machine.Event) async throws(ParleyError) {
-        await perform(try machine.handle(event))
+        try await perform(try machine.handle(event))
     }
 
     /// ``apply(_:)`` where no caller waits: a refusal is reported as an event.
@@ -296,11 +302,38 @@ public actor ChatV2Session {
         do { try await apply(event) } catch { emit(.error(error)) }
     }
 
-    private func perform(_ actions: [ChatV2Machine.Action]) async {
+    private func performStart(_ actions: [ChatV2Machine.Action]) async {
+        do {
+            try await perform(actions)
+        } catch {
+            startWaiter?.resume(throwing: error)
+            startWaiter = nil
+        }
+    }
+
+    /// Performs the machine's actions; a publish returns when the server took it (the answer comes later, on the
+    /// channel), and throws when it did not, unless the chat ended meanwhile.
+    private func perform(_ actions: [ChatV2Machine.Action]) async throws(ParleyError) {
         for action in actions {
             switch action {
             case .publish(let request):
-                await comet?.publish(request.jsonValue, to: configuration.channel)
+                guard let comet else {
+                    throw ParleyError(.bayeuxNotConnected, "no Comet session for \(request.operation.rawValue)")
+                }
+                if request.operation == .requestNotifications {
+                    let clock = clock
+                    let timeout = configuration.responseTimeout
+                    refreshTimer?.cancel()
+                    refreshTimer = Task { [weak self] in
+                        do { try await clock.sleep(for: timeout) } catch { return }
+                        await self?.applyReporting(.refreshTimedOut)
+                    }
+                }
+                do {
+                    try await comet.publishConfirmed(request.jsonValue, to: configuration.channel)
+                } catch  where machine.phase == .ended {
+                    continue  // the chat ended (and its Comet session closed) while the publish waited
+                }
             case .emit(let event):
                 emit(event)
             case .started:
