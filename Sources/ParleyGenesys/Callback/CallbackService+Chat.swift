@@ -30,17 +30,27 @@ extension CallbackService {
     ///
     /// ```swift
     /// if case .startChat(let offer) = try await service.choose(chatNow).content {
-    ///     switch try service.chat(for: offer) {
+    ///     switch try service.chat(for: offer, customer: ["nickname": "Ann"]) {
     ///     case .version1(let chat): try await chat.start()
     ///     case .version2(let chat): try await chat.start()
     ///     }
     /// }
     /// ```
+    /// - Parameters:
+    ///   - startChat: The dialog's content.
+    ///   - customer: Who the customer is, added to the dialog's `_chat_parameters` (and winning over them):
+    ///     `firstName`, `lastName`, `nickname`, `email`/`emailAddress`, `subject`, or anything else (version 1
+    ///     sends them as form fields; version 2 as `requestChat` fields, the unknown ones in `userData`). Version 2
+    ///     needs a `nickname` or a `firstName`.
+    ///   - web: How requests are sent.
+    ///   - clock: The chat's clock.
     /// - Throws: ``ParleyError/Code/missingField`` when the dialog lacks a URL the version needs.
     public func chat(
-        for startChat: StartChat, web: any WebClient = URLSessionWebClient(),
+        for startChat: StartChat, customer: [String: String] = [:], web: any WebClient = URLSessionWebClient(),
         clock: any Clock<Duration> = ContinuousClock()
     ) throws(ParleyError) -> ChatAPISession {
+        var startChat = startChat
+        for (key, value) in customer.sorted(by: { $0.key < $1.key }) { startChat.parameters[key] = .string(value) }
         switch configuration.chatAPIVersion(for: configuration.chatServiceName) {
         case .version1:
             return .version1(

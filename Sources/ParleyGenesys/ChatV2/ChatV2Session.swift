@@ -112,7 +112,7 @@ public actor ChatV2Session {
     }
 
     /// The configuration in use.
-    public let configuration: Configuration
+    public nonisolated let configuration: Configuration
     private let web: any WebClient
     private let clock: any Clock<Duration>
 
