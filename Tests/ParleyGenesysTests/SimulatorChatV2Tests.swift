@@ -203,4 +203,50 @@ struct SimulatorChatV2Tests {
             #expect(await chat.transcript.map(\.index) == Array(1...6))
         }
     }
+
+    /// What the simulator answers to requests a client should not send: coded refusals on the channel, not a crash.
+    @Test func theSimulatorRefusesBadRequestsWithCodes() async throws {
+        try await InProcessServer.runWithGMS { server in
+            let channel: BayeuxChannel = "/service/chatV2/raw-test"
+            let comet = BayeuxClient(configuration: .init(url: server.url.appendingPathComponent("genesys/cometd")))
+            var events = await comet.events().makeAsyncIterator()
+            await comet.subscribe(channel)
+            await comet.start()
+            #expect(await AsyncStream.next(&events) { $0 == .subscribed(channel) } != nil)
+            func answer(to data: JSONValue) async throws -> ChatV2Response {
+                try await comet.publishConfirmed(data, to: channel)
+                let event = await AsyncStream.next(&events) { if case .message = $0 { true } else { false } }
+                guard case .message(let message) = event, let data = message.data else { throw CancellationError() }
+                return try ChatV2Response(json: data)
+            }
+            let malformed = try await answer(to: ["operation": 5])
+            #expect(malformed.statusCode == 2)
+            #expect(malformed.errors.map(\.code) == [101])
+            #expect(
+                try await answer(to: ["operation": "requestChat", "subject": "no name"]).errors.map(\.code) == [101])
+            let unknownKey = try await answer(to: ["operation": "sendMessage", "message": "x", "secureKey": "nope"])
+            #expect(unknownKey.errors.map(\.code) == [102])
+            #expect(unknownKey.chatEnded)
+            let started = try await answer(to: ["operation": "requestChat", "nickname": "Raw"])
+            let key = try #require(started.secureKey)
+            #expect(started.messages.map(\.index) == [1])
+            // The agent joins next, pushed on its own: read it before asking more.
+            let joined = await AsyncStream.next(&events) { if case .message = $0 { true } else { false } }
+            guard case .message(let push) = joined, let data = push.data else {
+                Issue.record("the agent did not join")
+                return
+            }
+            #expect(try ChatV2Response(json: data).messages.map(\.index) == [2])
+            let refusal = try await answer(to: ["operation": "teleport", "secureKey": .string(key)])
+            #expect(refusal.errors.map(\.code) == [104])
+            #expect(!refusal.chatEnded)
+            let noText = try await answer(to: ["operation": "sendMessage", "secureKey": .string(key)])
+            #expect(noText.errors.map(\.code) == [101])
+            let hostile = try await answer(
+                to: ["operation": "requestNotifications", "secureKey": .string(key), "transcriptPosition": 1e300])
+            #expect(hostile.statusCode == 0)
+            #expect(hostile.messages.map(\.index) == [1, 2])  // an unreadable position asks for everything
+            await comet.disconnect()
+        }
+    }
 }
