@@ -26,7 +26,12 @@ actor BayeuxHub {
 
     /// Answers one request's messages (`nil` for an element that is not a message object, which gets
     /// `400::Bad request`). `browserCookie` is the request's `BAYEUX_BROWSER`; the second result is the one to set.
-    func handle(_ messages: [BayeuxMessage?], user: String?, browserCookie: String?) async -> (
+    /// `service` answers publishes on `/service/**` channels (Chat API version 2), given the publishing client's
+    /// id, the channel and the data: service channels are request and response, never broadcast.
+    func handle(
+        _ messages: [BayeuxMessage?], user: String?, browserCookie: String?,
+        service: @Sendable (String, BayeuxChannel, JSONValue) async -> Void = { _, _, _ in }
+    ) async -> (
         replies: [BayeuxMessage], setBrowser: String?
     ) {
         var replies: [BayeuxMessage] = []
@@ -121,12 +126,27 @@ actor BayeuxHub {
                 }
                 reply.object["successful"] = true
                 replies.append(reply)
+                if channel.rawValue.hasPrefix("/service/") {
+                    // Request and response (Bayeux §"Service channels"): the answer goes to the publisher alone.
+                    await service(clientId, channel, message.data ?? .null)
+                    continue
+                }
                 var event = BayeuxMessage(channel: channel, ["data": message.data ?? .null])
                 if let id = message.object["id"] { event.object["id"] = id }
                 deliver(event, to: channel) { _ in true }
             }
         }
         return (replies, setBrowser)
+    }
+
+    /// Queues `data` on `channel` for one client (a service channel's answer), if it is still known.
+    /// - Returns: Whether the client is known.
+    @discardableResult
+    func send(_ data: JSONValue, channel: BayeuxChannel, to clientId: String) -> Bool {
+        guard clients[clientId] != nil else { return false }
+        clients[clientId]?.queue.append(BayeuxMessage(channel: channel, ["data": data]))
+        wake(clientId)
+        return true
     }
 
     /// Queues `data` on `channel` for every client of `user` subscribed to it.

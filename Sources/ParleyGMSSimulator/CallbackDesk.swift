@@ -26,6 +26,8 @@ actor CallbackDesk {
     private let now: @Sendable () -> Date
     private var callbacks: [String: Callback] = [:]
     private var nextNumber = 1
+    /// The APNs notifications GMS would have sent, in order: `{"deviceToken", "payload": {"aps", "message"}}`.
+    private(set) var pushes: [JSONValue] = []
 
     init(configuration: GMSSimulatorConfiguration, now: @escaping @Sendable () -> Date) {
         self.configuration = configuration
@@ -56,6 +58,7 @@ actor CallbackDesk {
         for key in ["_customer_number", "_desired_time"] { properties[key] = nil }
         callbacks[id] = Callback(
             id: id, service: service, customerNumber: number, desiredTime: desired, properties: properties)
+        notifyIfAsked(id: id, properties)
         let text =
             desired.map { "Your callback is scheduled for \(GMSTime.string($0))" }
             ?? "You will receive the call shortly"
@@ -178,6 +181,31 @@ actor CallbackDesk {
             object.append(key, .string(value))
         }
         return .object(object)
+    }
+
+    /// An iOS device that asked to confirm it is ready (`_device_os=ios`, `_device_notification_id`,
+    /// `_wait_for_user_confirm=true`) is told at once that an agent is available: the simulator's agent always is.
+    /// The push is what GMS's iOS documentation shows: an `aps` alert and a `message` naming `_id` and `_action`
+    /// (a JSON string, as GMS's pushes to Android carry it). A chat callback (`_media_type=chat`) names the
+    /// simulator's own menu with a "Chat now" choice; a voice one names the documented confirmation menu.
+    private func notifyIfAsked(id: String, _ properties: [String: String]) {
+        guard properties["_device_os"]?.lowercased() == "ios", let token = properties["_device_notification_id"],
+            !token.isEmpty, properties["_wait_for_user_confirm"]?.lowercased() == "true"
+        else { return }
+        let action =
+            properties["_media_type"]?.lowercased() == "chat"
+            ? "get-dialog-user-confirmation-chat"
+            : "get-dialog-user-confirmation-provide_code-\(properties["_provide_code"]?.lowercased() == "true")"
+        let message: JSONValue = ["_id": .string(id), "_action": .string(action)]
+        pushes.append([
+            "deviceToken": .string(token),
+            "payload": [
+                "aps": [
+                    "alert": ["title": "Agent is available right now", "body": "Are you ready?"], "sound": "default",
+                ],
+                "message": .string(message.jsonString()),
+            ],
+        ])
     }
 
     private static func notFound(_ id: String) -> Answer {

@@ -26,12 +26,19 @@ enum GMSDialogs {
         {"_dialog_id":"0","_action":"ConfirmationDialog","_text":"We will call you back in 5 minutes","_ok_title":"Ok","_id":"$(ServiceID)"}
         """
 
+    /// Not in the documentation: the confirmation menu of a chat callback, whose first choice opens the chat (its
+    /// URL answers `get-dialog-start-chat`).
+    static let chatOffer = """
+        {"_dialog_id":"0","_label":"Agent is available right now","_user_action_url":"$(ExtURLBase)/1/service/$(ServiceID)/not-used","_method":"POST","_action":"DisplayMenu","_expires":"$(Date)","_resource_url":"$(ExtURLBase)/1/service/$(ServiceID)/get-dialog-user-confirmation-chat","_content":[{"_group_name":"Are you ready?","_group_content":[{"_dialog_id":"1","_label":"Yes, chat now","_action":"MenuItem","_user_action_url":"$(ExtURLBase)/1/service/$(ServiceID)/get-dialog-start-chat","_method":"POST","_id_to_jump_before":"exit://"},{"_dialog_id":"2","_label":"Call me instead","_action":"MenuItem","_user_action_url":"$(ExtURLBase)/1/service/$(ServiceID)/connect","_method":"POST","_id_to_jump_before":"exit://"},{"_dialog_id":"3","_label":"No, try again in 5 minutes","_action":"MenuItem","_user_action_url":"$(ExtURLBase)/1/service/$(ServiceID)/snooze","_method":"POST","_id_to_jump_before":"exit://"}]}]}
+        """
+
     /// The template for a callback action, if the simulator knows it.
     static func template(for action: String) -> String? {
         switch action {
         case "get-dialog-user-confirmation-provide_code-true", "get-dialog-user-confirmation":
             confirmationWithCode
         case "get-dialog-user-confirmation-provide_code-false": confirmationWithoutCode
+        case "get-dialog-user-confirmation-chat": chatOffer
         case "get-dialog-start-chat": startChat
         case "connect", "connect-inbound": connectInbound
         case "connect-outbound": connectOutbound

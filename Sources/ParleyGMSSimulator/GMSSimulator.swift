@@ -11,10 +11,14 @@ import ParleyGenesys
 ///   `GET …/callback/{service}?operand=…` query, `DELETE` and `PUT …/callback/{service}/{id}` cancel and
 ///   reschedule;
 /// - `POST /genesys/1/service/{id}/ixn/chat[/{operation}]`: Chat API version 1 (``ChatDesk``);
-/// - `POST /genesys/cometd[/{type}]`: Bayeux long polling (``BayeuxHub``), JSON or form field `message`;
+/// - `POST /genesys/cometd[/{type}]`: Bayeux long polling (``BayeuxHub``), JSON or form field `message`; publishes on
+///   `/service/chatV2/{serviceName}` are Chat API version 2 (``ChatV2Desk``);
 /// - `POST /genesys/simulator/forget-comet-clients`, `POST /genesys/simulator/chat/{id}/agent` (`message`) and
-///   `GET /genesys/simulator/comet-disconnects`: hooks for tests, to lose every Comet session, to make the agent
-///   speak, and to read the `ext` of every `/meta/disconnect`.
+///   `GET /genesys/simulator/comet-disconnects` and `GET /genesys/simulator/pushes` (the APNs notifications GMS
+///   would have sent): hooks for tests, to lose every Comet session, to make the agent
+///   speak, and to read the `ext` of every `/meta/disconnect`; for version 2 chats,
+///   `POST /genesys/simulator/chatV2/{chatId}/agent` (`message`), `POST …/chatV2/{chatId}/raw` (any JSON, pushed
+///   as it is to the chat's Comet client) and `GET …/chatV2/{chatId}` (nickname, user data, transcript).
 ///
 /// The simulator is routes, not a server: `parley serve --gms` mounts them on the Parley server's router (through
 /// ParleyServer's `ServerRoutes`), and any Hummingbird router can hold them.
@@ -31,6 +35,7 @@ public struct GMSSimulator: Sendable {
     public let defaultAuthority: String
     let hub: BayeuxHub
     let desk: ChatDesk
+    let chatV2: ChatV2Desk
     let callbacks: CallbackDesk
 
     /// A simulator with its own Bayeux clients and chats, empty.
@@ -46,6 +51,7 @@ public struct GMSSimulator: Sendable {
         self.defaultAuthority = defaultAuthority
         hub = BayeuxHub(configuration: configuration)
         desk = ChatDesk(configuration: configuration, hub: hub)
+        chatV2 = ChatV2Desk(configuration: configuration, hub: hub)
         callbacks = CallbackDesk(configuration: configuration, now: now)
     }
 
@@ -73,8 +79,28 @@ public struct GMSSimulator: Sendable {
             await hub.forgetAll()
             return Self.json(["forgotten": true])
         }
+        router.get("/genesys/simulator/pushes") { _, _ in
+            Self.json(.array(await callbacks.pushes))
+        }
         router.get("/genesys/simulator/comet-disconnects") { _, _ in
             Self.json(.array(await hub.disconnectExts.map(JSONValue.object)))
+        }
+        router.post("/genesys/simulator/chatV2/{chatId}/agent") { request, context in
+            let fields = try await Self.form(request)
+            await chatV2.agentSays(chatID: try context.parameters.require("chatId"), fields["message"] ?? "")
+            return Self.json(["sent": true])
+        }
+        router.post("/genesys/simulator/chatV2/{chatId}/raw") { request, context in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let data = (try? JSONValue(parsing: body.readableBytesView)) ?? .string(String(buffer: body))
+            let sent = await chatV2.push(raw: data, chatID: try context.parameters.require("chatId"))
+            return Self.json(["sent": .bool(sent)], status: sent ? .ok : .notFound)
+        }
+        router.get("/genesys/simulator/chatV2/{chatId}") { _, context in
+            guard let state = await chatV2.state(chatID: try context.parameters.require("chatId")) else {
+                return Self.json(["error": "no such chat"], status: .notFound)
+            }
+            return Self.json(state)
         }
         router.post("/genesys/simulator/chat/{id}/agent") { request, context in
             let fields = try await Self.form(request)
@@ -175,7 +201,10 @@ public struct GMSSimulator: Sendable {
         }
         let messages = elements.map { try? BayeuxMessage(json: $0) }
         let cookie = Self.cookies(request)["BAYEUX_BROWSER"]
-        let (replies, setBrowser) = await hub.handle(messages, user: Self.gmsUser(request), browserCookie: cookie)
+        let chatV2 = chatV2
+        let (replies, setBrowser) = await hub.handle(messages, user: Self.gmsUser(request), browserCookie: cookie) {
+            clientId, channel, data in await chatV2.handle(clientId: clientId, channel: channel, data: data)
+        }
         var response = Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(bytes: BayeuxMessage.body(replies))))

@@ -2,7 +2,8 @@
 ///
 /// The simulator answers the GMS callback services with the dialogs of Genesys's documentation, runs Chat API
 /// version 1 with a scripted agent, and serves a long-polling Bayeux endpoint at `/genesys/cometd` that
-/// delivers chat events on `/_genesys`. See `docs/genesys.md`.
+/// delivers chat events on `/_genesys` and answers Chat API version 2 on `/service/chatV2/{serviceName}`.
+/// See `docs/genesys.md`.
 public struct GMSSimulatorConfiguration: Sendable, Hashable {
     /// The scripted agent's name.
     public var agentName: String

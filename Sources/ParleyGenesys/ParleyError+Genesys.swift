@@ -16,6 +16,14 @@ extension ParleyError.Code {
     public static let gmsCallbackRefused: Self = "gms.callbackRefused"
     /// A GMS chat call was made before ``ChatSession/start()`` or after the chat ended.
     public static let gmsChatNotActive: Self = "gms.chatNotActive"
+    /// GMS refused a Chat API version 2 `requestChat` (`statusCode` 1 or 2, or `errors`); the ``ChatV2Failure``
+    /// is the underlying error.
+    public static let gmsChatRefused: Self = "gms.chatRefused"
+    /// A Chat API version 2 operation was answered with `statusCode` 1 or 2, or `errors`; the ``ChatV2Failure`` is
+    /// the underlying error.
+    public static let gmsChatFailed: Self = "gms.chatFailed"
+    /// GMS did not answer in time (a Chat API version 2 `requestChat` over Comet).
+    public static let gmsNoAnswer: Self = "gms.noAnswer"
     /// A Bayeux handshake was refused and the server's advice forbids trying again (`reconnect: none`).
     public static let bayeuxRefused: Self = "bayeux.refused"
     /// A Bayeux message was sent before a handshake succeeded, or after a disconnect.

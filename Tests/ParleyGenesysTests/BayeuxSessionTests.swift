@@ -310,4 +310,40 @@ struct BayeuxSessionTests {
         #expect(ids.count == 2)
         #expect(ids[1] > ids[0])
     }
+
+    @Test func trackedPublishIsConfirmedOrRefusedByItsId() {
+        var (session, _) = Self.handshaken()
+        let publish = Self.sends(session.handle(.publishTracked("/service/chatV2/s", ["operation": "x"], id: "p1")))[0]
+        #expect(publish.messages.map(\.id) == ["p1"])
+        let taken = session.handle(
+            .replied(publish, Self.reply(#"[{"channel":"/service/chatV2/s","successful":true,"id":"p1"}]"#)))
+        #expect(taken.compactMap { if case .published(let reply) = $0 { reply.id } else { nil } } == ["p1"])
+        let again = Self.sends(session.handle(.publishTracked("/service/chatV2/s", "y", id: "p2")))[0]
+        let refused = session.handle(
+            .replied(
+                again, Self.reply(#"[{"channel":"/service/chatV2/s","successful":false,"error":"403::no","id":"p2"}]"#))
+        )
+        #expect(refused.compactMap { if case .refused(let reply, _) = $0 { reply.id } else { nil } } == ["p2"])
+    }
+
+    @Test func publishLostWithTheSessionIsSentAgainAfterTheHandshake() {
+        var (session, _) = Self.handshaken()
+        let publish = Self.sends(session.handle(.publishTracked("/service/chatV2/s", "x", id: "p7")))[0]
+        let lost = session.handle(
+            .replied(
+                publish,
+                Self.reply(
+                    #"[{"channel":"/service/chatV2/s","successful":false,"error":"402::Unknown client","id":"p7"}]"#)
+            ))
+        let handshake = Self.sends(lost).first { $0.kind == .handshake }
+        guard let handshake else {
+            Issue.record("no handshake after a lost session: \(lost)")
+            return
+        }
+        let actions = session.handle(
+            .replied(handshake, Self.reply(#"[{"channel":"/meta/handshake","successful":true,"clientId":"c2"}]"#)))
+        let control = Self.sends(actions).first { $0.kind == .control }
+        #expect(control?.messages.filter { !$0.isMeta }.map(\.id) == ["p7"])
+        #expect(control?.messages.filter { !$0.isMeta }.first?.clientId == "c2")
+    }
 }

@@ -26,6 +26,9 @@ struct GettingStartedTests {
             "} catch let error as ParleyError where error.code == .gmsInvalidTime {",
             "let record = try await service.callback(id: ticket.id)",
             "try await service.cancelCallback(\"callback-for-mobile\", id: ticket.id)",
+            "chatServiceName: \"customer-support\", chatAPIVersions: [\"customer-support\": .version2]))",
+            "switch try service.chat(for: start, customer: [\"nickname\": \"Ann\"]) {",
+            "try await chat.updateData([\"plan\": \"gold\"])",
         ] {
             #expect(text.contains(line), "the article no longer shows \(line)")
         }
@@ -93,6 +96,39 @@ struct GettingStartedTests {
             #expect(record.desiredDate == slots[1].start)
             #expect(record.customerNumber == "+15551234")
             try await service.cancelCallback("callback-for-mobile", id: ticket.id)
+        }
+    }
+
+    @Test func chatOverVersion2() async throws {
+        try await InProcessServer.runWithGMS { server in
+            let service = CallbackService(
+                configuration: .init(
+                    serverURL: server.url, gmsUser: "user-42",
+                    chatServiceName: "customer-support", chatAPIVersions: ["customer-support": .version2]))
+            let offer = try await service.dialog(for: CallbackPush(serviceID: "S2", action: "get-dialog-start-chat"))
+            guard case .startChat(let start) = offer.content else {
+                Issue.record("expected StartChat")
+                return
+            }
+            switch try service.chat(for: start, customer: ["nickname": "Ann"]) {
+            case .version1:
+                Issue.record("customer-support speaks version 2")
+            case .version2(let chat):
+                var events = await chat.events().makeAsyncIterator()
+                try await chat.start()
+                try await chat.updateData(["plan": "gold"])
+                try await chat.send(text: "Hello")
+                let answer = await AsyncStream.next(&events) {
+                    if case .messageReceived(let message) = $0 {
+                        message.payload.text == "You said: Hello"
+                    } else {
+                        false
+                    }
+                }
+                #expect(answer != nil)
+                try await chat.disconnect()
+                #expect(await chat.hasEnded)
+            }
         }
     }
 }

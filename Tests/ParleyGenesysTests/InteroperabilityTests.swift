@@ -93,6 +93,81 @@ struct InteroperabilityTests {
             #expect(lines.last == ["peer": "done"])
         }
     }
+    /// Chat API version 2 publishes wait for the server's reply: Faye's acknowledgement returns, its refusal of a
+    /// channel name it does not accept throws.
+    @Test func confirmedPublishesAgainstFaye() async throws {
+        let port = try freePort()
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        try await withSubprocess(
+            "/usr/bin/thin", ["-R", "faye.ru", "-a", "127.0.0.1", "-p", String(port), "start"],
+            directory: peersDirectory
+        ) { _ in
+            try await waitUntilServing(base.appendingPathComponent("health"))
+            let client = BayeuxClient(configuration: .init(url: base.appendingPathComponent("cometd")))
+            var events = await client.events().makeAsyncIterator()
+            await client.subscribe(.genesys)
+            await client.start()
+            #expect(await AsyncStream.next(&events) { $0 == .subscribed(.genesys) } != nil)
+            try await client.publishConfirmed(["operation": "sendMessage", "message": "echo"], to: .genesys)
+            let echoed = await AsyncStream.next(&events) { if case .message = $0 { true } else { false } }
+            guard case .message(let message) = echoed else {
+                Issue.record("the published message did not come back")
+                return
+            }
+            #expect(message.data == ["operation": "sendMessage", "message": "echo"])
+            do {
+                try await client.publishConfirmed("x", to: "/not a channel")
+                Issue.record("Faye took a publish on an invalid channel")
+            } catch let error as ParleyError {
+                #expect(error.code == .bayeuxUnsuccessful)
+            }
+            await client.disconnect()
+            do {
+                try await client.publishConfirmed("x", to: .genesys)
+                Issue.record("published after the disconnect")
+            } catch let error as ParleyError {
+                #expect(error.code == .bayeuxNotConnected)
+            }
+        }
+    }
+
+    /// A foreign CometD client runs a whole Chat API version 2 chat against the simulator: the simulator's service
+    /// channel answers follow CometD's rules, not only our client's habits.
+    @Test func aiocometdRunsAChatV2AgainstOurSimulator() async throws {
+        try await InProcessServer.runWithGMS { server in
+            let output = Pipe()
+            let lines: [JSONValue] = try await withSubprocess(
+                "/usr/bin/env",
+                [
+                    "python3", peersDirectory.appendingPathComponent("aiocometd_chatv2_peer.py").path,
+                    server.url.absoluteString, "py-user", "py-chat",
+                ],
+                output: output
+            ) { process in
+                let data = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0)
+                return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+                    try? JSONValue(parsing: String($0))
+                }
+            }
+            #expect(lines.first == ["peer": "subscribed"])
+            let answers = lines.filter { $0["channel"] == "/service/chatV2/py-chat" }.compactMap(\.["data"])
+            let decoded = try answers.map(ChatV2Response.init(json:))
+            #expect(decoded.first?.secureKey != nil)
+            #expect(decoded.allSatisfy { $0.statusCode == 0 && $0.secureKey == decoded.first?.secureKey })
+            let events = decoded.flatMap(\.messages)
+            #expect(events.map(\.index) == Array(1...events.count))
+            #expect(
+                events.map { "\($0.from.type.rawValue):\($0.type.rawValue)" } == [
+                    "Client:ParticipantJoined", "Agent:ParticipantJoined", "Client:Message", "Agent:TypingStarted",
+                    "Agent:TypingStopped", "Agent:Message", "Client:ParticipantLeft",
+                ])
+            #expect(events.last?.from.nickname == "Py")
+            #expect(decoded.last?.chatEnded == true)
+            #expect(lines.last == ["peer": "done"])
+        }
+    }
 }
 
 extension SeedExamples {

@@ -62,6 +62,8 @@ public actor BayeuxClient {
     private var subscribers: [UUID: AsyncStream<Event>.Continuation] = [:]
     private var timerTask: Task<Void, Never>?
     private var inFlight: [UUID: Task<Void, Never>] = [:]
+    private var publishWaiters: [String: CheckedContinuation<Void, any Error>] = [:]
+    private var nextPublish = 0
 
     /// A client; nothing happens until ``start()``.
     /// - Parameters:
@@ -103,8 +105,29 @@ public actor BayeuxClient {
         perform(session.handle(.publish(channel, data)))
     }
 
+    /// Publishes `data` to `channel` and returns when the server took it (now if handshaken, otherwise after the
+    /// handshake; again after a handshake if the session was lost before the server took it).
+    /// - Throws: ``ParleyError/Code/bayeuxUnsuccessful`` when the server refuses it,
+    ///   ``ParleyError/Code/bayeuxNotConnected`` when the session ends first.
+    public func publishConfirmed(_ data: JSONValue, to channel: BayeuxChannel) async throws(ParleyError) {
+        guard session.state != .disconnected else {
+            throw ParleyError(.bayeuxNotConnected, "the Bayeux session is closed")
+        }
+        nextPublish += 1
+        let id = "p\(nextPublish)"
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                publishWaiters[id] = continuation
+                perform(session.handle(.publishTracked(channel, data, id: id)))
+            }
+        } catch {
+            throw error as? ParleyError ?? ParleyError(.bayeuxUnsuccessful, "\(error)")
+        }
+    }
+
     /// Sends `/meta/disconnect` (with `ext`, if given), waits for its answer (or failure), and stops polling.
     public func disconnect(ext: JSONObject? = nil) async {
+        failPublishes(ParleyError(.bayeuxNotConnected, "the Bayeux session was closed"))
         let actions = session.handle(.disconnect(ext: ext))
         for task in inFlight.values { task.cancel() }
         inFlight.removeAll()
@@ -150,10 +173,25 @@ public actor BayeuxClient {
             case .stateChanged(let state): emit(.stateChanged(state))
             case .handshook(let clientId): emit(.handshook(clientId: clientId))
             case .subscribed(let channel): emit(.subscribed(channel))
-            case .refused(_, let error): emit(.error(error))
-            case .stopped(let error): emit(.error(error))
+            case .refused(let reply, let error):
+                if let id = reply.id, let waiter = publishWaiters.removeValue(forKey: id) {
+                    waiter.resume(throwing: error)
+                } else {
+                    emit(.error(error))
+                }
+            case .published(let reply):
+                if let id = reply.id { publishWaiters.removeValue(forKey: id)?.resume() }
+            case .stopped(let error):
+                failPublishes(error)
+                emit(.error(error))
             }
         }
+    }
+
+    private func failPublishes(_ error: ParleyError) {
+        let waiters = publishWaiters
+        publishWaiters.removeAll()
+        for waiter in waiters.values { waiter.resume(throwing: error) }
     }
 
     private func finished(_ id: UUID, _ event: BayeuxSession.Event) {

@@ -79,6 +79,10 @@ public struct BayeuxSession: Sendable {
         case unsubscribe(BayeuxChannel)
         /// The app publishes `data` to `channel`.
         case publish(BayeuxChannel, JSONValue)
+        /// The app publishes `data` to `channel` as the message `id`, and wants the server's answer:
+        /// ``Action/published(_:)`` or ``Action/refused(_:_:)`` with that id. A publish the server did not take
+        /// because the session was lost is sent again after the next handshake.
+        case publishTracked(BayeuxChannel, JSONValue, id: String)
         /// The app ends the session; `ext` rides on `/meta/disconnect` (GMS wants `transcriptPosition` there).
         case disconnect(ext: JSONObject?)
         /// A request was answered with these messages.
@@ -107,6 +111,8 @@ public struct BayeuxSession: Sendable {
         case subscribed(BayeuxChannel)
         /// The server refused a subscribe, unsubscribe or publish.
         case refused(BayeuxMessage, ParleyError)
+        /// The server took a publish (its reply, whose `id` is the publish's).
+        case published(BayeuxMessage)
         /// The session stopped for good (advice `none`).
         case stopped(ParleyError)
     }
@@ -158,8 +164,9 @@ public struct BayeuxSession: Sendable {
             subscriptions.removeAll { $0 == channel }
             guard let clientId else { return [] }
             return [.send(control([message(.unsubscribe, clientId, ["subscription": .string(channel.rawValue)])]))]
-        case .publish(let channel, let data):
-            let publish = BayeuxMessage(channel: channel, ["data": data])
+        case .publish(let channel, let data), .publishTracked(let channel, let data, _):
+            var publish = BayeuxMessage(channel: channel, ["data": data])
+            if case .publishTracked(_, _, let id) = event { publish.object.append("id", .string(id)) }
             guard let clientId, state != .handshaking else {
                 outbox.append(publish)
                 return []
@@ -172,7 +179,7 @@ public struct BayeuxSession: Sendable {
             switch request.kind {
             case .handshake: return handshakeReplied(messages)
             case .connect: return connectReplied(messages)
-            case .control: return controlReplied(messages)
+            case .control: return controlReplied(request, messages)
             case .disconnect: return []
             }
         case .failed(let request, _):
@@ -331,7 +338,7 @@ public struct BayeuxSession: Sendable {
         }
     }
 
-    private mutating func controlReplied(_ messages: [BayeuxMessage]) -> [Action] {
+    private mutating func controlReplied(_ request: Request, _ messages: [BayeuxMessage]) -> [Action] {
         var actions = deliveries(messages)
         var lost = false
         for reply in messages
@@ -341,6 +348,8 @@ public struct BayeuxSession: Sendable {
             if reply.successful {
                 if reply.channel == .subscribe, let channel = reply.subscription {
                     actions.append(.subscribed(BayeuxChannel(rawValue: channel)))
+                } else if !reply.isMeta {
+                    actions.append(.published(reply))
                 }
             } else if Self.sessionLost(reply) {
                 lost = true
@@ -350,7 +359,11 @@ public struct BayeuxSession: Sendable {
                         reply, ParleyError(.bayeuxUnsuccessful, "\(reply.channel): \(reply.error ?? "unsuccessful")")))
             }
         }
-        if lost { actions += next(.handshake, after: .zero) }
+        if lost {
+            // The server did not take the request's publishes: they go again after the handshake.
+            outbox.append(contentsOf: request.messages.filter { !$0.isMeta }.map { $0.without("clientId") })
+            actions += next(.handshake, after: .zero)
+        }
         return actions
     }
 
@@ -421,10 +434,12 @@ public struct BayeuxSession: Sendable {
         return BayeuxMessage(channel: channel, all)
     }
 
+    /// The message with `clientId`, and its own `id` (a tracked publish's) or a new one.
     private mutating func stamped(_ message: BayeuxMessage, _ clientId: String) -> BayeuxMessage {
+        let id = message.id ?? takeId()
         var object = message.object.removing("clientId").removing("id")
         object.append("clientId", .string(clientId))
-        object.append("id", .string(takeId()))
+        object.append("id", .string(id))
         return BayeuxMessage(channel: message.channel, object)
     }
 

@@ -24,17 +24,31 @@ public struct CallbackService: Sendable {
         public var defaultMethod: String
         /// More headers for every request (authentication, say).
         public var headers: [String: String]
+        /// The GMS chat service a `StartChat` dialog's chat runs on, default `request-chat`; Chat API version 2
+        /// names it in its channel (`/service/chatV2/{serviceName}`).
+        public var chatServiceName: String
+        /// The chat API each chat service speaks, by service name; a service not listed speaks
+        /// ``ChatAPIVersion/version1`` (what GMS's documented `StartChat` dialog describes).
+        public var chatAPIVersions: [String: ChatAPIVersion]
 
         /// A configuration.
         public init(
             serverURL: URL, urlPath: String = "/genesys/1/service/", gmsUser: String? = nil,
-            defaultMethod: String = "POST", headers: [String: String] = [:]
+            defaultMethod: String = "POST", headers: [String: String] = [:], chatServiceName: String = "request-chat",
+            chatAPIVersions: [String: ChatAPIVersion] = [:]
         ) {
             self.serverURL = serverURL
             self.urlPath = urlPath
             self.gmsUser = gmsUser
             self.defaultMethod = defaultMethod
             self.headers = headers
+            self.chatServiceName = chatServiceName
+            self.chatAPIVersions = chatAPIVersions
+        }
+
+        /// The chat API `service` speaks: its entry in ``chatAPIVersions``, else version 1.
+        public func chatAPIVersion(for service: String) -> ChatAPIVersion {
+            chatAPIVersions[service] ?? .version1
         }
     }
 
