@@ -63,10 +63,24 @@ struct ChatCommandTests {
         #expect(run.output.contains("Kristi Sippola has joined the session"))
         #expect(!run.output.contains("is typing"), "typing notices are the typing indicator, not messages")
 
+        let picture = data.appendingPathComponent("picture.png")
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: picture)
         let refused = try await parley(
             ["chat", "--backend", "genesys", "--url", "http://127.0.0.1:\(port)", "--service", "S2"],
-            input: "/attach \(data.path)/nothing\n/lang fr\nstill here\n")
+            input: "/attach \(picture.path)\n/lang fr\nstill here\n")
         #expect(refused.output.contains("You said: still here"), "\(refused.output)")
+        #expect(refused.output.contains("backend cannot send files"), "\(refused.output)")
+        #expect(!refused.output.contains("Uploading"), "the screen knows before it tries")
+        #expect(refused.output.contains("backend cannot change the chat language"), "\(refused.output)")
+
+        let version2 = try await parley(
+            [
+                "chat", "--backend", "genesys", "--chat-api", "2", "--url", "http://127.0.0.1:\(port)",
+                "--service", "customer-support", "--name", "Bo",
+            ],
+            input: "over cometd\n")
+        #expect(version2.status == 0, "\(version2.output)")
+        #expect(version2.output.contains("You said: over cometd"), "\(version2.output)")
         try await server.stop()
     }
 

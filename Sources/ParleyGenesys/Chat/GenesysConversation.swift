@@ -22,6 +22,29 @@ public protocol GenesysChat: Actor {
 
 extension ChatSession: GenesysChat {}
 
+extension ChatV2Session: GenesysChat {
+    /// Sends a text message without a `messageType`.
+    @discardableResult
+    public func send(text: String) async throws(ParleyError) -> ChatMessage {
+        try await send(text: text, messageType: nil)
+    }
+
+    /// Tells the agent the customer is typing, without a preview.
+    public func startTyping() async throws(ParleyError) {
+        try await startTyping(preview: nil)
+    }
+}
+
+extension ChatAPISession {
+    /// The session, of either version, as ``GenesysConversation`` drives it.
+    public var chat: any GenesysChat {
+        switch self {
+        case .version1(let chat): chat
+        case .version2(let chat): chat
+        }
+    }
+}
+
 /// GMS chats as a ``Conversation``, so that ParleyUI's `ChatViewModel` and `parley chat --backend genesys` drive
 /// them as they drive a ``ChatClient``.
 ///

@@ -180,6 +180,9 @@ extension ChatViewModel {
     /// that ``retry(_:)`` sends again.
     @discardableResult
     public func attach(_ data: Data, fileName: String, mimeType: String) async -> IntentOutcome {
+        guard capabilities.contains(.attachments) else {
+            return fail(ParleyError(.unsupportedFeature, "this conversation's backend cannot send files"))
+        }
         uploadCounter += 1
         let upload = PendingUpload(
             id: "upload-\(uploadCounter)", data: data, fileName: fileName, mimeType: mimeType,

@@ -31,6 +31,9 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(help: "With --backend genesys: the customer's name, as the agent sees it.")
     var name = "Customer"
 
+    @Option(help: "With --backend genesys: the GMS Chat API version, 1 (REST and Comet) or 2 (CometD only).")
+    var chatAPI: ChatAPIChoice = .one
+
     @Option(help: "The channel id (not needed with --token, whose claims name it).")
     var channel: String?
 
@@ -72,7 +75,8 @@ struct ChatCommand: AsyncParsableCommand {
     func run() async throws {
         guard let serverURL = URL(string: url) else { throw ValidationError("--url \(url) is not a URL") }
         if backend == .genesys {
-            let status = await TerminalChat.run(genesys: serverURL, service: service, customer: name)
+            let status = await TerminalChat.run(
+                genesys: serverURL, service: service, customer: name, version: chatAPI.version)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -92,6 +96,13 @@ struct ChatCommand: AsyncParsableCommand {
         let status = await TerminalChat.run(configuration, timestampsChosen: timestamps != nil)
         if status != 0 { throw ExitCode(status) }
     }
+}
+
+/// What `--chat-api` chooses.
+enum ChatAPIChoice: String, ExpressibleByArgument, CaseIterable {
+    case one = "1", two = "2"
+
+    var version: ChatAPIVersion { self == .one ? .version1 : .version2 }
 }
 
 /// What `--backend` chooses.
@@ -124,23 +135,32 @@ extension TerminalChat {
         return await chat.run(lines: standardInputLines())
     }
 
-    /// Runs a terminal chat with a GMS chat service (`{gms}/genesys/1/service/{service}/ixn/chat`, Comet at
-    /// `{gms}/genesys/cometd`), through the same screen model as a chat with a Parley server.
-    static func run(genesys gms: URL, service: String, customer: String) async -> Int32 {
+    /// Runs a terminal chat with a GMS chat service through the same screen model as a chat with a Parley server:
+    /// Chat API version 1 at `{gms}/genesys/1/service/{service}/ixn/chat`, or version 2 on the CometD channel
+    /// `/service/chatV2/{service}`; Comet at `{gms}/genesys/cometd`.
+    static func run(genesys gms: URL, service: String, customer: String, version: ChatAPIVersion) async -> Int32 {
         let interactive = standardInputIsTerminal
         let start = gms.appending(path: "genesys/1/service/\(service)/ixn/chat")
         let names = customer.split(separator: " ", maxSplits: 1).map(String.init)
         var parameters = ["firstName": names.first ?? customer, "subject": "parley chat"]
         if names.count > 1 { parameters["lastName"] = names[1] }
-        let session = ChatSession.Configuration(
-            startChatURL: start, cometURL: gms.appending(path: "genesys/cometd"), parameters: parameters)
+        let comet = gms.appending(path: "genesys/cometd")
+        let session = ChatSession.Configuration(startChatURL: start, cometURL: comet, parameters: parameters)
+        let sessionV2 = ChatV2Session.Configuration(
+            cometURL: comet, serviceName: service, nickname: customer, firstName: parameters["firstName"],
+            lastName: parameters["lastName"], subject: parameters["subject"])
         var configuration = ChatClient.Configuration(url: start, channelId: "genesys")
         configuration.title = "Genesys chat"
         configuration.showConnectionStatus = interactive
         configuration.enableClearMessage = true
         configuration.enableEndConversation = true
         if !interactive { configuration.enableTimestamp = false }
-        let conversation = GenesysConversation(configuration: configuration) { ChatSession(configuration: session) }
+        let conversation = GenesysConversation(configuration: configuration) {
+            switch version {
+            case .version1: ChatSession(configuration: session)
+            case .version2: ChatV2Session(configuration: sessionV2)
+            }
+        }
         let chat = TerminalChat(conversation: conversation, interactive: interactive)
         return await chat.run(lines: standardInputLines())
     }
