@@ -91,7 +91,7 @@
                 arguments += ["-jsgf", file.path]
             }
             defer { if let grammar { try? FileManager.default.removeItem(at: grammar) } }
-            let decoder = try PocketsphinxDecoder(library: library, arguments: arguments)
+            let decoder = try PocketsphinxDecoder(library: library, arguments: arguments, phrases: Set(phrases))
             let session = DecoderSession(decoder: decoder, request: request)
             await session.cancelWhenAbandoned()
             return session
@@ -114,9 +114,13 @@
         private var decoder: OpaquePointer?
         private var configuration: OpaquePointer?
         private var argumentStrings: [UnsafeMutablePointer<CChar>?]
+        /// The grammar's phrases; empty for the language model. PocketSphinx's n-best list, read from the lattice,
+        /// also holds unfinished paths through a grammar ("turn on" for "turn on the lights"): they are left out.
+        private let phrases: Set<String>
 
-        init(library: PocketsphinxLibrary, arguments: [String]) throws(ParleyError) {
+        init(library: PocketsphinxLibrary, arguments: [String], phrases: Set<String> = []) throws(ParleyError) {
             self.library = library
+            self.phrases = phrases
             // The strings stay allocated until close(): the configuration may point into them.
             argumentStrings = (["parley"] + arguments).map { strdup($0) }
             let count = Int32(argumentStrings.count)
@@ -179,7 +183,8 @@
                 visited += 1
                 var score: Int32 = 0
                 if let hypothesis = library.nbestHypothesis(current, &score).map({ Self.words(String(cString: $0)) }),
-                    !hypothesis.isEmpty, !alternatives.contains(where: { $0.text == hypothesis })
+                    !hypothesis.isEmpty, phrases.isEmpty || phrases.contains(hypothesis),
+                    !alternatives.contains(where: { $0.text == hypothesis })
                 {
                     alternatives.append(RecognitionAlternative(text: hypothesis))
                 }

@@ -25,8 +25,10 @@ struct DecodedUtterance: Sendable, Hashable {
 /// A ``RecognitionSession`` over a ``SpeechDecoder``: the actor that feeds the decoder, runs the ``Endpointer``
 /// and reports events.
 ///
-/// Audio is decoded in slices of at most 100 ms, so the end of speech is found within 100 ms of audio however large
-/// the chunks fed are. A partial is reported when the hypothesis changes.
+/// Audio is decoded in slices of exactly 100 ms on a grid from the start of the audio (the session holds back up to
+/// 99 ms until a slice is whole; ``finishAudio()`` decodes the rest), so the decoder sees the same slices however the
+/// audio is chunked, the end of speech is found within 100 ms of audio, and event times are multiples of 100 ms. A
+/// partial is reported when the hypothesis changes.
 actor DecoderSession: RecognitionSession {
     /// The largest slice handed to the decoder at once: 100 ms.
     static let sliceLength = 1_600
@@ -38,6 +40,7 @@ actor DecoderSession: RecognitionSession {
     private var endpointer: Endpointer
     private var framer = PCMFramer()
     private var lastPartial: String?
+    private var pending: [Int16] = []
 
     init(decoder: sending any SpeechDecoder, request: StreamingRecognitionRequest) {
         self.decoder = decoder
@@ -45,6 +48,9 @@ actor DecoderSession: RecognitionSession {
         endpointer = Endpointer(noSpeechTimeout: request.noSpeechTimeout, maxSpeech: request.maxSpeech)
         (events, continuation) = SpeechStream<RecognitionEvent>.makeStream()
     }
+
+    /// Whether the session has ended (terminal event, failure or cancellation) and released its decoder.
+    var hasEnded: Bool { decoder == nil }
 
     /// Ends the session when the consumer stops reading the events.
     func cancelWhenAbandoned() {
@@ -68,6 +74,16 @@ actor DecoderSession: RecognitionSession {
     }
 
     func finishAudio() {
+        if !pending.isEmpty, let decoder {
+            let rest = pending
+            pending = []
+            do {
+                perform(endpointer.audio(count: rest.count, inSpeech: try decoder.process(rest)))
+            } catch {
+                fail(error)
+                return
+            }
+        }
         perform(endpointer.audioDone())
     }
 
@@ -77,9 +93,12 @@ actor DecoderSession: RecognitionSession {
     }
 
     private func process(_ samples: [Int16]) throws(ParleyError) {
+        guard decoder != nil else { return }
+        pending += samples
         var start = 0
-        while start < samples.count, let decoder {
-            let slice = Array(samples[start..<min(start + Self.sliceLength, samples.count)])
+        defer { pending.removeFirst(min(start, pending.count)) }
+        while pending.count - start >= Self.sliceLength, let decoder {
+            let slice = Array(pending[start..<start + Self.sliceLength])
             start += slice.count
             let inSpeech: Bool
             do {
@@ -122,7 +141,7 @@ actor DecoderSession: RecognitionSession {
 
     private func finish(tooMuch: Bool) {
         guard let decoder else { return }
-        let start = endpointer.time(endpointer.speechStart ?? 0)
+        let start = endpointer.time(endpointer.startSample ?? 0)
         let end = endpointer.time(endpointer.position)
         do {
             let utterance = try decoder.finish(maxAlternatives: request.maxAlternatives)
@@ -145,12 +164,14 @@ actor DecoderSession: RecognitionSession {
     }
 
     private func fail(_ error: ParleyError) {
+        pending = []
         decoder?.close()
         decoder = nil
         continuation.finish(throwing: error)
     }
 
     private func close() {
+        pending = []
         decoder?.close()
         decoder = nil
         continuation.finish()

@@ -38,6 +38,8 @@ struct Endpointer: Sendable, Hashable {
     private(set) var state = State.listening
     /// Samples heard so far.
     private(set) var position = 0
+    /// Where speech started, once it has (kept after the end).
+    private(set) var startSample: Int?
 
     init(noSpeechTimeout: Duration, maxSpeech: Duration, sampleRate: Int = AudioBuffer.recognitionSampleRate) {
         self.sampleRate = sampleRate
@@ -60,6 +62,7 @@ struct Endpointer: Sendable, Hashable {
             position += count
             if inSpeech {
                 state = .speaking(startSample: before)
+                startSample = before
                 return [.speechStarted(at: time(before))] + checkLength(start: before)
             }
             if position >= noSpeechSamples {
