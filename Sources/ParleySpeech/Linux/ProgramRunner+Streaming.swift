@@ -59,6 +59,7 @@
         static func runFeeding(
             _ program: String, _ arguments: [String], next: () async throws(ParleyError) -> [UInt8]?
         ) async throws(ParleyError) {
+            _ = brokenPipesIgnored
             if Task.isCancelled { throw cancelled(program) }
             var inputError: ParleyError?
             let status: TerminationStatus
@@ -90,6 +91,21 @@
             try check(program, status, standardError: standardError)
             if let inputError { throw inputError }
         }
+
+        /// Writing to a program that has exited (`play` without a sound device) raises `SIGPIPE`, whose default
+        /// action ends the whole process. The first feeding turns it off — only when nobody has set a handler — so
+        /// the write fails with `EPIPE` instead and the program's own error is reported. Programs started afterwards
+        /// get the default back (swift-subprocess spawns with `POSIX_SPAWN_SETSIGDEF`). Servers ignore `SIGPIPE`
+        /// anyway.
+        static let brokenPipesIgnored: Bool = {
+            let previous = signal(SIGPIPE, SIG_IGN)
+            if previous != nil {
+                // Not the default action: someone chose it; put it back.
+                signal(SIGPIPE, previous)
+                return false
+            }
+            return true
+        }()
 
         private static func configuration(_ program: String, _ arguments: [String]) -> Configuration {
             let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)

@@ -71,3 +71,11 @@ public struct WAVStreamParser: Sendable, Hashable {
         UInt32(littleEndian16(at: index)) | UInt32(littleEndian16(at: index + 2)) << 16
     }
 }
+
+extension WAVStreamParser {
+    /// The samples of a whole mono 16-bit WAV file's bytes.
+    static func samples(of data: some Sequence<UInt8>) throws(ParleyError) -> [Int16] {
+        var parser = WAVStreamParser()
+        return try parser.append(Array(data))
+    }
+}
