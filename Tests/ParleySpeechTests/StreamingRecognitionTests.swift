@@ -203,6 +203,23 @@ extension RecognitionEvent {
             #expect(result.start >= .milliseconds(200) && result.end <= .seconds(2), "\(result.start)…\(result.end)")
         }
 
+        @Test func openDictationUsesTheLanguageModel() async throws {
+            let audio = try await Self.speech("what is the weather like today")
+            let session = try await PocketsphinxStreamingRecognizer().startSession(StreamingRecognitionRequest())
+            try await Self.feed(audio, to: session)
+            let events = try await session.events.collect()
+            guard case .final(let result) = events.last else {
+                Issue.record("no final: \(events)")
+                return
+            }
+            // The language model is unsure of synthetic voices; the start of the sentence is what it hears right.
+            #expect(result.text.hasPrefix("what is the weather"), "\(result.text)")
+            let confidence = try #require(result.confidence, "the language-model search computes a posterior")
+            #expect(confidence > 0 && confidence <= 1)
+            #expect(result.alternatives.count > 1 && result.alternatives.count <= 3)
+            #expect(Set(result.alternatives.map(\.text)).count == result.alternatives.count, "no duplicates")
+        }
+
         @Test func finishAudioForcesTheFinalWhenSpeechRunsToTheEnd() async throws {
             let audio = try await Self.speech("go to sleep", after: 0)
             let session = try await PocketsphinxStreamingRecognizer().startSession(
