@@ -303,3 +303,30 @@ extension RecognitionEvent {
         }
     }
 #endif
+
+@Suite("Scripted streaming recognizer")
+struct ScriptedStreamingRecognizerTests {
+    @Test func tonesAreHeardAsTheTranscriptsInOrder() async throws {
+        let recognizer = ScriptedStreamingRecognizer(transcripts: ["turn on the lights", "go to sleep"])
+        let first = try await recognizer.startSession(StreamingRecognitionRequest())
+        // 0.5 s of silence, 1 s of tone, 1 s of silence, fed as socket bytes.
+        let audio = Signal.silence(8_000) + Signal.square(16_000, amplitude: 0.2) + Signal.silence(16_000)
+        try await first.feed(bytes: AudioBuffer(samples: audio).littleEndianBytes)
+        let events = try await first.events.collect()
+        #expect(events.first == .speechStarted(at: .milliseconds(500)))
+        #expect(events.compactMap(\.partialText) == ["turn", "turn on", "turn on the", "turn on the lights"])
+        guard case .final(let result) = events.last else {
+            Issue.record("no final: \(events)")
+            return
+        }
+        #expect(result.text == "turn on the lights")
+        #expect(result.end >= .milliseconds(1_500) && result.end <= .seconds(2), "the hangover is 500 ms")
+
+        let second = try await recognizer.startSession(StreamingRecognitionRequest(noSpeechTimeout: .seconds(1)))
+        try await second.feed(AudioBuffer(samples: Signal.silence(32_000)))
+        #expect(try await second.events.collect() == [.noSpeech(after: .seconds(1))])
+        await #expect(throws: ParleyError(.noMoreAudio, "the scripted recognizer has no more transcripts")) {
+            try await recognizer.startSession(StreamingRecognitionRequest())
+        }
+    }
+}
