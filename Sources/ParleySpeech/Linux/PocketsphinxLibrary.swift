@@ -9,8 +9,11 @@
     /// Debian ships the libraries without headers (there is no `-dev` package here), and the package must build
     /// on machines without them, so nothing links them: the functions are looked up by name and called through
     /// `@convention(c)` pointers whose types are written from the 5prealpha headers (`pocketsphinx.h`,
-    /// `cmd_ln.h`, `logmath.h`). Only non-variadic functions are used: the configuration is parsed with
+    /// `cmd_ln.h`, `logmath.h`, `err.h`). Only non-variadic functions are used: the configuration is parsed with
     /// `cmd_ln_parse_r` from an argument vector, not with the variadic `cmd_ln_init`.
+    ///
+    /// Decoders are independent, but creating and freeing them goes through ``lifecycle``, one at a time in the
+    /// process: SphinxBase keeps some global state (its log) that was not written for threads.
     struct PocketsphinxLibrary: Sendable {
         typealias Pointer = OpaquePointer
         typealias Arguments = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
@@ -23,6 +26,8 @@
         let freeConfiguration: @convention(c) (Pointer?) -> Int32
         /// `float64 logmath_exp(logmath_t *lmath, int logb_p)`
         let logmathExp: @convention(c) (Pointer?, Int32) -> Double
+        /// `void err_set_logfp(FILE *stream)`; `NULL` turns logging off.
+        let setLogStream: @convention(c) (Pointer?) -> Void
 
         // pocketsphinx
         /// `const arg_t *ps_args(void)`
@@ -63,6 +68,9 @@
         /// `void ps_seg_frames(ps_seg_t *seg, int *out_sf, int *out_ef)`
         let segmentFrames: @convention(c) (Pointer?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?) -> Void
 
+        /// Held while a decoder is created or freed.
+        static let lifecycle = NSLock()
+
         /// The Debian packages that hold the libraries and the model.
         static let packages = "libpocketsphinx3 libsphinxbase3 pocketsphinx-en-us"
 
@@ -90,29 +98,34 @@
                 return unsafeBitCast(address, to: F.self)
             }
             do {
-                return .success(
-                    PocketsphinxLibrary(
-                        parseArguments: try symbol(base, "cmd_ln_parse_r"),
-                        freeConfiguration: try symbol(base, "cmd_ln_free_r"),
-                        logmathExp: try symbol(base, "logmath_exp"),
-                        arguments: try symbol(ps, "ps_args"),
-                        initialize: try symbol(ps, "ps_init"),
-                        free: try symbol(ps, "ps_free"),
-                        logmath: try symbol(ps, "ps_get_logmath"),
-                        startUtterance: try symbol(ps, "ps_start_utt"),
-                        processRaw: try symbol(ps, "ps_process_raw"),
-                        inSpeech: try symbol(ps, "ps_get_in_speech"),
-                        endUtterance: try symbol(ps, "ps_end_utt"),
-                        hypothesis: try symbol(ps, "ps_get_hyp"),
-                        probability: try symbol(ps, "ps_get_prob"),
-                        nbest: try symbol(ps, "ps_nbest"),
-                        nbestNext: try symbol(ps, "ps_nbest_next"),
-                        nbestHypothesis: try symbol(ps, "ps_nbest_hyp"),
-                        nbestFree: try symbol(ps, "ps_nbest_free"),
-                        segmentIterator: try symbol(ps, "ps_seg_iter"),
-                        segmentNext: try symbol(ps, "ps_seg_next"),
-                        segmentWord: try symbol(ps, "ps_seg_word"),
-                        segmentFrames: try symbol(ps, "ps_seg_frames")))
+                let library = PocketsphinxLibrary(
+                    parseArguments: try symbol(base, "cmd_ln_parse_r"),
+                    freeConfiguration: try symbol(base, "cmd_ln_free_r"),
+                    logmathExp: try symbol(base, "logmath_exp"),
+                    setLogStream: try symbol(base, "err_set_logfp"),
+                    arguments: try symbol(ps, "ps_args"),
+                    initialize: try symbol(ps, "ps_init"),
+                    free: try symbol(ps, "ps_free"),
+                    logmath: try symbol(ps, "ps_get_logmath"),
+                    startUtterance: try symbol(ps, "ps_start_utt"),
+                    processRaw: try symbol(ps, "ps_process_raw"),
+                    inSpeech: try symbol(ps, "ps_get_in_speech"),
+                    endUtterance: try symbol(ps, "ps_end_utt"),
+                    hypothesis: try symbol(ps, "ps_get_hyp"),
+                    probability: try symbol(ps, "ps_get_prob"),
+                    nbest: try symbol(ps, "ps_nbest"),
+                    nbestNext: try symbol(ps, "ps_nbest_next"),
+                    nbestHypothesis: try symbol(ps, "ps_nbest_hyp"),
+                    nbestFree: try symbol(ps, "ps_nbest_free"),
+                    segmentIterator: try symbol(ps, "ps_seg_iter"),
+                    segmentNext: try symbol(ps, "ps_seg_next"),
+                    segmentWord: try symbol(ps, "ps_seg_word"),
+                    segmentFrames: try symbol(ps, "ps_seg_frames"))
+                // Logging off, once, for the whole process. The log is one global `FILE *` in SphinxBase: `-logfn`
+                // would make every `ps_init` open a new one and close the previous one under the feet of decoders
+                // logging on other threads (a use after free with concurrent sessions).
+                library.setLogStream(nil)
+                return .success(library)
             } catch {
                 return .failure(error)
             }

@@ -73,7 +73,7 @@
             let frames = max(1, Int(request.endSilence / .milliseconds(10)))
             var arguments = [
                 "-hmm", acoustic.path, "-dict", modelFolder.appendingPathComponent("cmudict-en-us.dict").path,
-                "-logfn", "/dev/null", "-vad_postspeech", String(frames),
+                "-vad_postspeech", String(frames),
             ]
             let phrases = request.phrases.map(PhraseGrammar.normalize).filter { !$0.isEmpty }
             var grammar: URL?
@@ -124,8 +124,10 @@
             // The strings stay allocated until close(): the configuration may point into them.
             argumentStrings = (["parley"] + arguments).map { strdup($0) }
             let count = Int32(argumentStrings.count)
-            configuration = argumentStrings.withUnsafeMutableBufferPointer { vector in
-                library.parseArguments(nil, library.arguments(), count, vector.baseAddress, 1)
+            configuration = PocketsphinxLibrary.lifecycle.withLock {
+                argumentStrings.withUnsafeMutableBufferPointer { vector in
+                    library.parseArguments(nil, library.arguments(), count, vector.baseAddress, 1)
+                }
             }
             guard configuration != nil else {
                 close()
@@ -133,7 +135,7 @@
                     .speechEngineFailed,
                     "PocketSphinx rejected its configuration: \(arguments.joined(separator: " "))")
             }
-            decoder = library.initialize(configuration)
+            decoder = PocketsphinxLibrary.lifecycle.withLock { library.initialize(configuration) }
             guard decoder != nil else {
                 close()
                 throw ParleyError(
@@ -215,8 +217,10 @@
         }
 
         func close() {
-            if let decoder { _ = library.free(decoder) }
-            if let configuration { _ = library.freeConfiguration(configuration) }
+            PocketsphinxLibrary.lifecycle.withLock {
+                if let decoder { _ = library.free(decoder) }
+                if let configuration { _ = library.freeConfiguration(configuration) }
+            }
             decoder = nil
             configuration = nil
             for string in argumentStrings { Glibc.free(string) }
