@@ -220,6 +220,46 @@ extension RecognitionEvent {
             #expect(Set(result.alternatives.map(\.text)).count == result.alternatives.count, "no duplicates")
         }
 
+        /// What one session alone hears in `samples`: the final's text, or `nil`.
+        static func heardAlone(_ samples: [Int16]) async throws -> String? {
+            let session = try await PocketsphinxStreamingRecognizer().startSession(
+                StreamingRecognitionRequest(phrases: phrases))
+            try await feed(samples, to: session)
+            guard case .final(let result) = try await session.events.collect().last else { return nil }
+            return result.text
+        }
+
+        /// Sessions on several threads at once, each with its own decoder (SphinxBase's global log is off, and
+        /// decoders are created and freed one at a time), hear exactly what each hears alone.
+        ///
+        /// Alone is not always right: on espeak-ng's voice PocketSphinx hears "turn off the lights" as "turn on the
+        /// lights", as `pocketsphinx_continuous` does on the same audio; the test is that concurrency changes nothing.
+        @Test func concurrentSessionsHearWhatEachHearsAlone() async throws {
+            var audio: [String: [Int16]] = [:]
+            var alone: [String: String?] = [:]
+            for phrase in Self.phrases {
+                audio[phrase] = try await Self.speech(phrase)
+                alone[phrase] = try await Self.heardAlone(audio[phrase] ?? [])
+            }
+            #expect(alone["turn on the lights"] == "turn on the lights")
+            #expect(alone["go to sleep"] == "go to sleep")
+            let together = try await withThrowingTaskGroup(of: (String, String?).self) { group in
+                for round in 0..<2 {
+                    for (phrase, samples) in audio {
+                        group.addTask { ("\(round) \(phrase)", try await Self.heardAlone(samples)) }
+                    }
+                }
+                var heard: [String: String?] = [:]
+                for try await (key, text) in group { heard[key] = text }
+                return heard
+            }
+            #expect(together.count == 8)
+            for (key, text) in together {
+                let phrase = String(key.drop(while: { $0 != " " }).dropFirst())
+                #expect(text == alone[phrase], "\(key)")
+            }
+        }
+
         @Test func finishAudioForcesTheFinalWhenSpeechRunsToTheEnd() async throws {
             let audio = try await Self.speech("go to sleep", after: 0)
             let session = try await PocketsphinxStreamingRecognizer().startSession(
