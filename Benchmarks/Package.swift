@@ -32,6 +32,7 @@ let package = Package(
                 .product(name: "ParleySkills", package: root),
                 .product(name: "ParleyServerTesting", package: root),
                 .product(name: "ParleyVoiceFlow", package: root),
+                .product(name: "ParleySpeech", package: root),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "WSClient", package: "swift-websocket"),

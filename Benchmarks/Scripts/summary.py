@@ -27,6 +27,10 @@ METRICS = [
     ("upload.throughput", "upload.chat", "MiB/s", "MiB/s", 1, None, None, True, None),
     ("voiceflow.transitions", "voiceflow.transitions", "/s", "/s", 1, None, None, True, None),
     ("voiceflow.validate1000", "voiceflow.validate1000", "us", "ms", 1000, None, None, False, None),
+    ("speech.firstPartial", "speech.stream", "partial_us", "ms", 1000, "speech.stream (pocketsphinx_continuous)", "whole-file pocketsphinx_continuous", False, None),
+    ("speech.endToFinal", "speech.realtime", "final_us", "ms", 1000, "speech.stream (pocketsphinx_continuous)", "whole-file pocketsphinx_continuous", False, None),
+    ("speech.rtf", "speech.stream", "rtf_milli", "x", 1000, "speech.stream (pocketsphinx_continuous)", "whole-file pocketsphinx_continuous", False, None),
+    ("tts.firstByte", "tts.stream", "us", "ms", 1000, "tts.stream (whole utterance)", "whole utterance to a file", False, None),
     ("transcript.load10k", "transcript.load10k", "us", "ms", 1000, "transcript.load10k (JSONSerialization)", "JSONSerialization", False, None),
 ]
 

@@ -104,11 +104,46 @@ struct RunnerTests {
         #expect(await runner.loadAudioListenerPrompt("Ask") == false, "no listener is running")
     }
 
-    @Test func permissionsVoicesAndLogLevels() async throws {
+    @Test func permissionsComeFromTheInjectedSource() async {
+        let granting = VoiceFlowRunner(
+            recognizer: ScriptedRecognizer([]), player: SilentPlayer(), permissions: FixedPermissionSource.grantingAll)
+        #expect(await granting.requestMicrophonePermission() == .microphonePermissionGranted)
+        #expect(await granting.requestSpeechRecognitionPermission() == .speechRecognizerPermissionGranted)
+        #expect(
+            await granting.history.map(\.event) == [
+                .permissionEvent(.microphonePermissionGranted), .permissionEvent(.speechRecognizerPermissionGranted),
+            ])
+        #expect(await granting.lastError == nil)
+
+        let denying = VoiceFlowRunner(
+            recognizer: ScriptedRecognizer([]), player: SilentPlayer(),
+            permissions: FixedPermissionSource([
+                .microphone: .denied(reason: "the user said no"), .speechRecognition: .waiting,
+            ]))
+        #expect(await denying.requestMicrophonePermission() == .microphonePermissionDenied)
+        #expect(await denying.lastError == ParleyError(.speechPermissionDenied, "microphone: the user said no"))
+        #expect(await denying.requestSpeechRecognitionPermission() == .speechRecognizerPermissionDenied)
+        #expect(
+            await denying.history.map(\.event) == [
+                .permissionEvent(.microphonePermissionDenied), .permissionEvent(.speechRecognizerPermissionDenied),
+            ])
+    }
+
+    #if os(Linux)
+        /// The platform's own answer: this CI machine has no sound card, so the microphone is denied, with sox's reason.
+        @Test func withoutASoundCardLinuxDeniesTheMicrophone() async {
+            guard !FileManager.default.fileExists(atPath: "/dev/snd") else { return }
+            let runner = VoiceFlowRunner(recognizer: ScriptedRecognizer([]), player: SilentPlayer())
+            #expect(await runner.requestMicrophonePermission() == .microphonePermissionDenied)
+            let error = await runner.lastError
+            #expect(error?.code == .speechPermissionDenied)
+            #expect(error?.message.contains("no default audio device") == true, "\(String(describing: error))")
+        }
+    #endif
+
+    @Test func voicesAndLogLevels() async throws {
         let runner = VoiceFlowRunner(
             synthesizer: EspeakSynthesizer(), recognizer: ScriptedRecognizer([]), player: SilentPlayer())
-        #expect(await runner.requestMicrophonePermission() == .microphonePermissionGranted)
-        #expect(await runner.history.map(\.event) == [.permissionEvent(.microphonePermissionGranted)])
         let voices = try await runner.voices()
         let english = try #require(voices.first { $0.language == "en-us" })
         await runner.selectVoice(english.identifier)

@@ -10,4 +10,7 @@ let benchmarks: @Sendable () -> Void = {
     VoiceFlowBenchmarks.register()
     TranscriptBenchmarks.register()
     ClusterBenchmarks.register()
+    #if os(Linux)
+        SpeechBenchmarks.register()
+    #endif
 }

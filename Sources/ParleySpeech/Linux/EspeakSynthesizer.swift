@@ -55,12 +55,14 @@
 
         /// Writes `request` as a WAV file (22,050 Hz mono, 16-bit).
         public func synthesize(_ request: SynthesisRequest, to file: URL) async throws(ParleyError) {
-            var arguments = ["-s", String(wordsPerMinute), "-w", file.path]
-            arguments += ["-v", request.voice ?? request.language.lowercased()]
-            let text = Self.text(for: request)
+            _ = try await ProgramRunner.run(program, ["-w", file.path] + arguments(for: request))
+        }
+
+        /// The voice, rate, SSML switch and text of `request`, as espeak-ng's arguments.
+        func arguments(for request: SynthesisRequest) -> [String] {
+            var arguments = ["-s", String(wordsPerMinute), "-v", request.voice ?? request.language.lowercased()]
             if request.isSSML || !request.pronunciations.phonemes.isEmpty { arguments.append("-m") }
-            arguments += ["--", text]
-            _ = try await ProgramRunner.run(program, arguments)
+            return arguments + ["--", Self.text(for: request)]
         }
 
         /// The text handed to espeak-ng: aliases applied, phonemes wrapped in SSML.

@@ -83,13 +83,12 @@
 
         /// A JSGF grammar accepting exactly `phrases`.
         static func grammar(for phrases: [String]) -> String {
-            "#JSGF V1.0;\ngrammar parley;\npublic <phrase> = " + phrases.joined(separator: " | ") + ";\n"
+            PhraseGrammar.jsgf(for: phrases)
         }
 
         /// Lowercase words of letters, digits and apostrophes: what the en-US dictionary spells.
         static func normalize(_ phrase: String) -> String {
-            phrase.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'") }).joined(
-                separator: " ")
+            PhraseGrammar.normalize(phrase)
         }
     }
 #endif

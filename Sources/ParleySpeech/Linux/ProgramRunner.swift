@@ -82,16 +82,16 @@
         }
 
         /// The last three lines of `standardError`, after a colon, or nothing when it is empty.
-        private static func tail(_ standardError: String) -> String {
+        static func tail(_ standardError: String) -> String {
             let lines = standardError.split(separator: "\n").suffix(3)
             return lines.isEmpty ? "" : ": " + lines.joined(separator: " | ")
         }
 
-        private static func cancelled(_ program: String) -> ParleyError {
+        static func cancelled(_ program: String) -> ParleyError {
             ParleyError(.speechCancelled, "\(program) was stopped: the task was cancelled")
         }
 
-        private static func translate(_ error: any Error, program: String, limit: Int) -> ParleyError {
+        static func translate(_ error: any Error, program: String, limit: Int) -> ParleyError {
             guard let error = error as? SubprocessError else {
                 return ParleyError(.speechEngineFailed, "\(program) failed: \(error)", underlying: error)
             }

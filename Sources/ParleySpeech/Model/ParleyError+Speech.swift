@@ -13,4 +13,12 @@ extension ParleyError.Code {
     public static let badPronunciationLine: Self = "speech.badPronunciationLine"
     /// A recorder has no more audio to give (``QueuedAudioSource`` ran out of files).
     public static let noMoreAudio: Self = "speech.noMoreAudio"
+    /// No audio device to capture from or play to (`sox: no default audio device configured`, no ALSA card, or the
+    /// platform answered no); the message says which.
+    public static let audioDeviceUnavailable: Self = "speech.audioDeviceUnavailable"
+    /// Audio that is not what the call needs: a WAV stream that does not parse, or a sample rate or channel count
+    /// other than the one required.
+    public static let badAudio: Self = "speech.badAudio"
+    /// Microphone or speech-recognition permission was denied; the message has the platform's reason.
+    public static let speechPermissionDenied: Self = "speech.permissionDenied"
 }

@@ -37,6 +37,7 @@ public actor VoiceFlowRunner {
     private let recognizer: any SpeechRecognizer
     private let player: any AudioPlayer
     private let recorder: (any AudioRecorder)?
+    private let permissions: any PermissionSource
     private let elapsed: @Sendable () -> Duration
     private var random: any RandomNumberGenerator & Sendable
 
@@ -65,12 +66,15 @@ public actor VoiceFlowRunner {
     ///   - player: Plays audio files and text.
     ///   - recorder: Captures the user's audio; when set, recognition gets the recorded file. `recordAudio`
     ///     modules need it.
+    ///   - permissions: Answers ``requestMicrophonePermission()`` and ``requestSpeechRecognitionPermission()``: the
+    ///     platform's own answer by default (``SystemPermissionSource``), a ``FixedPermissionSource`` in tests.
     ///   - clock: Stamps ``history``.
     ///   - random: Chooses `select` prompts; pass a seeded generator for repeatable runs.
     ///   - logger: Where the runner logs (swift-log); per-module levels come from ``setModuleLogLevels(_:)``.
     public init<C: Clock>(
         synthesizer: (any SpeechSynthesizer)? = nil, recognizer: any SpeechRecognizer, player: any AudioPlayer,
-        recorder: (any AudioRecorder)? = nil, clock: C = ContinuousClock(),
+        recorder: (any AudioRecorder)? = nil, permissions: any PermissionSource = SystemPermissionSource(),
+        clock: C = ContinuousClock(),
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
         logger: Logger = Logger(label: "parley.voiceflow")
     ) where C.Duration == Duration {
@@ -82,6 +86,7 @@ public actor VoiceFlowRunner {
         self.recognizer = recognizer
         self.player = player
         self.recorder = recorder
+        self.permissions = permissions
         let start = clock.now
         self.elapsed = { start.duration(to: clock.now) }
         self.random = random
@@ -292,20 +297,43 @@ public actor VoiceFlowRunner {
     /// Whether the flow waits in a `pauseResume` module for ``resume()``.
     public var isPaused: Bool { engine?.isPaused ?? false }
 
-    /// Asks for microphone permission (`requestMicrophonePermission`) and delivers the answer as a
-    /// `PermissionEvent`. Linux has no permission system: the answer is always granted. Apple apps ask the system
-    /// themselves (AVAudioApplication) and report the answer with ``reportPermission(_:)``.
+    /// Asks the runner's permission source for the microphone (`requestMicrophonePermission`) and delivers the
+    /// answer as a `PermissionEvent` once there is one (the user may be prompted first, the seed's
+    /// `ST_PERMISSION_WAIT`). On Apple platforms the source asks `AVAudioApplication`; on Linux the answer is whether
+    /// the capture device opens — denied on a machine without a sound card. A denial's reason goes to ``lastError``
+    /// and the log.
     @discardableResult
     public func requestMicrophonePermission() async -> MediaEvent {
-        await reportPermission(.microphonePermissionGranted)
-        return .microphonePermissionGranted
+        await requestPermission(.microphone, granted: .microphonePermissionGranted, denied: .microphonePermissionDenied)
     }
 
-    /// Asks for speech-recognition permission; on Linux always granted (see ``requestMicrophonePermission()``).
+    /// Asks the runner's permission source for speech recognition (`SFSpeechRecognizer` on Apple platforms; on
+    /// Linux whether the PocketSphinx engine loads) and delivers the answer as a `PermissionEvent`.
     @discardableResult
     public func requestSpeechRecognitionPermission() async -> MediaEvent {
-        await reportPermission(.speechRecognizerPermissionGranted)
-        return .speechRecognizerPermissionGranted
+        await requestPermission(
+            .speechRecognition, granted: .speechRecognizerPermissionGranted,
+            denied: .speechRecognizerPermissionDenied)
+    }
+
+    private func requestPermission(_ permission: Permission, granted: MediaEvent, denied: MediaEvent) async
+        -> MediaEvent
+    {
+        let event: MediaEvent
+        switch await permissions.request(permission) {
+        case .granted:
+            event = granted
+        case .denied(let reason):
+            lastError = ParleyError(.speechPermissionDenied, "\(permission.rawValue): \(reason)")
+            logger.notice(
+                "permission denied", metadata: ["permission": "\(permission.rawValue)", "reason": "\(reason)"])
+            event = denied
+        case .waiting:
+            lastError = ParleyError(.speechPermissionDenied, "\(permission.rawValue): no answer")
+            event = denied
+        }
+        await reportPermission(event)
+        return event
     }
 
     /// Delivers a permission answer as a `PermissionEvent` callback.
