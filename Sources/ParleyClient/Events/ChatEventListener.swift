@@ -56,7 +56,9 @@ extension ChatEventListener {
         case .languageChanged(let language): await onChatLanguageChange(newLanguage: language)
         case .chatEnded: await chatEnd()
         case .error(let error): await onError(error: error)
-        case .messageSent, .deliveryChanged, .messageUpdated, .transcriptCleared, .typingChanged, .agentChanged: break
+        case .messageSent, .deliveryChanged, .messageUpdated, .transcriptCleared, .typingChanged, .agentChanged,
+            .uploadChanged:
+            break
         }
     }
 }
