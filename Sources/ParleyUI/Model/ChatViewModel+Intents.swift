@@ -204,6 +204,11 @@ extension ChatViewModel {
             rebuild()
             return sent == nil ? .ignored : .done
         } catch {
+            if error.code == .uploadCancelled {
+                uploads.removeAll { $0.id == id }
+                rebuild()
+                return .ignored
+            }
             if [.attachmentTypeNotAllowed, .attachmentTooLarge, .featureDisabled, .unsupportedFeature].contains(
                 error.code)
             {
