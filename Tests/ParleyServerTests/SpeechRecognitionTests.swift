@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOWebSocket
 import ParleySpeech
+import Prometheus
 import Synchronization
 import Testing
 import WSCore
@@ -306,6 +307,35 @@ import WSCore
                     #expect(try await chat.receiveMessage().payload == .text("hi"))
                 }
             }
+        }
+
+        /// The counters move: one recognition started and finished with words, one refused for its locale, one
+        /// synthesis streamed.
+        @Test func metricsCountRecognitionsSynthesesAndErrors() async throws {
+            let registry = PrometheusCollectorRegistry()
+            let audio = try await SpeechAudio.spoken("turn on the lights")
+            try await withServer(
+                channels: [Self.open], configure: { $0.metricsFactory = PrometheusMetricsFactory(registry: registry) }
+            ) { server in
+                try await server.recognize(channel: "voice", user: "bob") { socket in
+                    try await socket.send(audio: audio)
+                    _ = try await socket.rest()
+                }
+                try await server.recognize(locale: "fr-fr", channel: "voice", user: "bob") { socket in
+                    try await socket.send(audio: SpeechAudio.silence(.milliseconds(100)))
+                    _ = try await socket.rest()
+                }
+                let spoken = try await RawHTTP.request(
+                    port: server.port, "/tts/speak?text=hello&stream=chunked&channelId=voice&userId=bob")
+                #expect(spoken.status == 200)
+            }
+            let samples = Samples(registry.emitToString())
+            #expect(samples.value(ServerMetrics.recognitionsStarted, ["channel": "voice"]) == 1)
+            #expect(
+                samples.value(ServerMetrics.recognitionsFinished, ["channel": "voice", "outcome": "final"]) == 1)
+            #expect(
+                samples.value(ServerMetrics.errors, ["code": "speech.unsupportedLocale", "via": "socket"]) == 1)
+            #expect(samples.value(ServerMetrics.speechSyntheses, ["channel": "voice", "outcome": "streamed"]) == 1)
         }
 
         /// A socket that outstays the recognition timeout (on the server's clock) is closed with `speech.timeout`.
