@@ -67,19 +67,17 @@ struct RecognitionSocket {
         do throws(Refusal) {
             channel = try admittedChannel(upgrade)
         } catch {
-            // Sent after the client's first frame, or a moment: some clients drop frames that come with the 101.
-            let delay = configuration.refusalDelay
-            guard try await firstFrame(within: delay, orRefuse: error, requestId, outbound, &messages) != nil else {
-                return
-            }
-            return try await refuse(error, requestId: requestId, outbound, &messages)
+            return try await refuseOnOpen(error, heard: false, requestId, outbound, &messages)
         }
+        // Whether the client has spoken: until it has, a refusal waits for its first frame (see refuseOnOpen).
+        var heard = false
         var token = upgrade.bearerToken
         if channel.clientAuthenticationEnabled, token == nil {
             let timeout = configuration.authenticationTimeout
             let late = Refusal(ParleyError(.authRequired, "no \"Bearer <token>\" frame within \(timeout)"))
             guard let first = try await firstFrame(within: timeout, orRefuse: late, requestId, outbound, &messages)
             else { return }
+            heard = true
             guard case .text(let text) = first, let frameToken = Self.token(in: text) else {
                 let error = ParleyError(.authRequired, "the first frame on this channel must be \"Bearer <token>\"")
                 return try await refuse(Refusal(error), requestId: requestId, outbound, &messages)
@@ -90,7 +88,7 @@ struct RecognitionSocket {
         do throws(Refusal) {
             userId = try await identify(upgrade, token: token, on: channel)
         } catch {
-            return try await refuse(error, requestId: requestId, outbound, &messages)
+            return try await refuseOnOpen(error, heard: heard, requestId, outbound, &messages)
         }
         let speechSettings = channel.speech
         let session: any RecognitionSession
@@ -109,7 +107,7 @@ struct RecognitionSocket {
                 throw error
             }
         } catch {
-            return try await refuse(Refusal(error), requestId: requestId, outbound, &messages)
+            return try await refuseOnOpen(Refusal(error), heard: heard, requestId, outbound, &messages)
         }
         defer { speech.release(ticket) }
         metrics.recognitionStarted(channel: channel.id)
@@ -363,6 +361,23 @@ struct RecognitionSocket {
         var reason = "\(refusal.error.code): \(refusal.error.message)"
         while reason.utf8.count > 123 { reason.removeLast() }
         try await outbound.close(.init(codeNumber: Int(refusal.code.rawValue)), reason: reason)
+    }
+
+    /// Refuses a socket whose client may not have spoken yet: after its first frame, or after
+    /// ``ServerConfiguration/refusalDelay``, whichever comes first. Several WebSocket client libraries
+    /// (swift-websocket's `WSClient` among them) drop frames that arrive in the same read as the `101 Switching
+    /// Protocols` response, as the chat socket's refusals know.
+    private func refuseOnOpen(
+        _ refusal: Refusal, heard: Bool, _ requestId: String, _ outbound: WebSocketOutboundWriter,
+        _ messages: inout WebSocketInboundMessageStream.AsyncIterator
+    ) async throws {
+        if !heard {
+            let delay = configuration.refusalDelay
+            guard try await firstFrame(within: delay, orRefuse: refusal, requestId, outbound, &messages) != nil else {
+                return
+            }
+        }
+        try await refuse(refusal, requestId: requestId, outbound, &messages)
     }
 
     /// Refuses the socket and reads what the client still sends until its close answer.
