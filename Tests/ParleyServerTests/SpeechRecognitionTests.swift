@@ -214,6 +214,21 @@ import WSCore
             }
         }
 
+        /// A frame over the server's frame limit closes the socket with 1009; the user's chat socket stays.
+        @Test func aHugeFrameClosesWith1009() async throws {
+            try await withServer(channels: [Self.open], configure: { $0.maxFrameSize = 64 << 10 }) { server in
+                try await server.chat(channel: "voice", user: "bob") { chat in
+                    let close = try await server.recognize(channel: "voice", user: "bob") { socket in
+                        try await socket.send(audio: SpeechAudio.silence(.seconds(3)), frameSize: 96_000)
+                        _ = try await socket.rest()
+                    }
+                    #expect(close?.closeCode == .messageTooLarge)
+                    try await chat.send(UserMessage.text("still here", user: "bob"))
+                    #expect(try await chat.receiveMessage().payload == .text("still here"))
+                }
+            }
+        }
+
         /// Over the per-user limit: the second recognition is refused with `server.rateLimited` and close code
         /// 1013, while the user's chat socket keeps answering; once the first ends, the next is admitted.
         @Test func concurrentRecognitionsPerUserAreLimitedAndTheChatGoesOn() async throws {
