@@ -8,16 +8,7 @@ struct ServeTLSTests {
     @Test func serveSpeaksHTTPSAndWSS() async throws {
         let folder = temporaryDataFolder("tls")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let certificate = folder.appendingPathComponent("cert.pem").path
-        let key = folder.appendingPathComponent("key.pem").path
-        let made = try Self.run(
-            "/usr/bin/openssl",
-            [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-            ])
-        try #require(made.status == 0, "openssl: \(made.output)")
+        let (certificate, key) = try Self.certificate(in: folder)
 
         let server = try ServerProcess(serve: [
             "--port", "0", "--data", folder.appendingPathComponent("data").path, "--channel", "shop", "--speech",
@@ -59,6 +50,56 @@ struct ServeTLSTests {
         #expect(upgrade.output.contains("HTTP/1.1 101 Switching Protocols"), "\(upgrade.output)")
         #expect(upgrade.output.contains("verify return:1"), "\(upgrade.output)")
         try await server.stop()
+    }
+
+    /// Over the connection limit, the `503 server.busy` answer goes through TLS like any other.
+    @Test func aBusyServerAnswersOverTLS() async throws {
+        let folder = temporaryDataFolder("tls-busy")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (certificate, key) = try Self.certificate(in: folder)
+        let server = try ServerProcess(serve: [
+            "--port", "0", "--data", folder.appendingPathComponent("data").path, "--max-connections", "1",
+            "--tls-certificate", certificate, "--tls-key", key,
+        ])
+        let port = try await Self.httpsPort(of: server)
+        // One connection holds the only place: a TLS client that sends nothing.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/bin/sh")
+        let connected = folder.appendingPathComponent("holder.out")
+        holder.arguments = [
+            "-c", "sleep 20 | openssl s_client -connect 127.0.0.1:\(port) > '\(connected.path)' 2>&1",
+        ]
+        try holder.run()
+        defer { holder.terminate() }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !((try? String(contentsOf: connected, encoding: .utf8)) ?? "").contains("CONNECTED") {
+            guard ContinuousClock.now < deadline else { throw ServerProcess.Failure(description: "no connection") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let busy = try Self.run(
+            "/usr/bin/curl",
+            [
+                "-sS", "--max-time", "10", "--cacert", certificate, "-w", " %{http_code}",
+                "https://127.0.0.1:\(port)/health",
+            ])
+        #expect(busy.output.contains(#""code":"server.busy""#), "\(busy.output)")
+        #expect(busy.output.hasSuffix(" 503"), "\(busy.output)")
+        try await server.stop()
+    }
+
+    /// A self-signed certificate for 127.0.0.1 and its key, made by `openssl` in `folder`.
+    static func certificate(in folder: URL) throws -> (certificate: String, key: String) {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let certificate = folder.appendingPathComponent("cert.pem").path
+        let key = folder.appendingPathComponent("key.pem").path
+        let made = try run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
+        try #require(made.status == 0, "openssl: \(made.output)")
+        return (certificate, key)
     }
 
     /// The port of the banner's `Parley is listening on https://127.0.0.1:PORT`.
