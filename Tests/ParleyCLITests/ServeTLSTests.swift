@@ -59,10 +59,12 @@ struct ServeTLSTests {
         let (certificate, key) = try Self.certificate(in: folder)
         let server = try ServerProcess(serve: [
             "--port", "0", "--data", folder.appendingPathComponent("data").path, "--max-connections", "1",
+            "--header-timeout", "2s",
             "--tls-certificate", certificate, "--tls-key", key,
         ])
         let port = try await Self.httpsPort(of: server)
-        // One connection holds the only place: a TLS client that sends nothing.
+        // One connection holds the only place: a TLS client that sends nothing (the 2 s header timeout then closes
+        // it, so that the server stops at once).
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/bin/sh")
         let connected = folder.appendingPathComponent("holder.out")
