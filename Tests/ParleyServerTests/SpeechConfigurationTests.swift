@@ -56,6 +56,22 @@ struct SpeechConfigurationTests {
         }
     }
 
+    /// The configuration example of `docs/speech.md` loads as it reads.
+    @Test func theDocumentedExampleLoads() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../docs/speech.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let examples = try text.components(separatedBy: "```json\n").dropFirst().map {
+            try JSONValue(parsing: $0.components(separatedBy: "\n```")[0])
+        }
+        let file = try ServerConfigurationFile(json: #require(examples.first { $0["channels"] != nil }))
+        #expect(
+            file.channels.first?.speech
+                == ChannelSpeech(enabled: true, locales: ["en-us", "en-gb"], phrases: ["turn on the lights"]))
+        #expect(file.speechEngine == "system")
+        #expect(file.tlsKey == "/etc/parley/key.pem")
+    }
+
     @Test func theWAVHeaderCarriesTheRate() {
         let header = WAVHeader.bytes(sampleRate: 22_050)
         #expect(header.count == 44)

@@ -112,8 +112,7 @@ struct RecognitionSocket {
         defer { speech.release(ticket) }
         metrics.recognitionStarted(channel: channel.id)
         logger.debug("recognition \(requestId) started for \(userId) on \(channel.id) in \(locale)")
-        let outcome = await recognize(
-            session, requestId: requestId, channelId: channel.id, outbound: outbound, &messages)
+        let outcome = await recognize(session, requestId: requestId, outbound: outbound, &messages)
         metrics.recognitionFinished(channel: channel.id, outcome)
     }
 
@@ -209,7 +208,7 @@ struct RecognitionSocket {
 
     /// What the reader and the writer of a running recognition share.
     private final class Progress: Sendable {
-        private let state = NIOLockedValueBox<ParleyServer.ServerMetrics.RecognitionOutcome?>(nil)
+        private let state = NIOLockedValueBox<ServerMetrics.RecognitionOutcome?>(nil)
 
         /// How the recognition ended, once it has.
         var outcome: ServerMetrics.RecognitionOutcome? { state.withLockedValue { $0 } }
@@ -227,7 +226,7 @@ struct RecognitionSocket {
     /// Feeds the socket's audio to `session` and sends its results, until the terminal result has been sent and the
     /// client has closed, or the client leaves.
     private func recognize(
-        _ session: any RecognitionSession, requestId: String, channelId: String, outbound: WebSocketOutboundWriter,
+        _ session: any RecognitionSession, requestId: String, outbound: WebSocketOutboundWriter,
         _ messages: inout WebSocketInboundMessageStream.AsyncIterator
     ) async -> ServerMetrics.RecognitionOutcome {
         let progress = Progress()

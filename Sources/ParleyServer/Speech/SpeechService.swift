@@ -62,9 +62,6 @@ final class SpeechService: Sendable {
         }
     }
 
-    /// The recognitions running now.
-    var runningRecognitions: Int { state.withLockedValue { $0.recognitions } }
-
     /// Admits a synthesis, or throws `server.busy`.
     func admitSynthesis() throws(ParleyError) {
         let limit = configuration.maxConcurrentSyntheses
