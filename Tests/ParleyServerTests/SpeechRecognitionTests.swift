@@ -181,6 +181,47 @@ import WSCore
             }
         }
 
+        /// An open channel that binds users to session secrets wants the user's secret on the speech socket too;
+        /// Android's header with a bad token is refused at the upgrade with `401`, as on the chat socket.
+        @Test func sessionSecretsAndTheUpgradeHeaderAreChecked() async throws {
+            let sealed = ChannelConfiguration(
+                id: "sealed", skill: .echo, sessionSecrets: true,
+                speech: ChannelSpeech(enabled: true, phrases: SpeechAudio.phrases))
+            try await withServer(channels: [sealed, Self.secured]) { server in
+                let frames = FrameBox()
+                let missing = try await server.recognize(channel: "sealed", user: "frank") { socket in
+                    try await socket.send(audio: SpeechAudio.silence(.milliseconds(100)))
+                    frames.set(try await socket.rest())
+                }
+                #expect(frames.value.first?["code"] == "session.required", "\(frames.value)")
+                #expect(missing?.closeCode == .unknown(4007))
+
+                let issued = try await RawHTTP.request(
+                    port: server.port, method: "POST", "/chat/v1/sessions?channelId=sealed&userId=frank")
+                let secret = try #require(issued.json?["sessionSecret"]?.stringValue)
+                let heard = try await server.recognize(
+                    channel: "sealed", user: "frank", headers: [ChatSocket.Upgrade.sessionSecretHeader: secret]
+                ) { socket in
+                    try await socket.send(audio: SpeechAudio.silence(.milliseconds(200)))
+                    try await socket.send("Done")
+                    frames.set(try await socket.rest())
+                }
+                #expect(frames.value.last?["event"] == "finalResult", "\(frames.value)")
+                #expect(heard?.closeCode == .normalClosure)
+
+                let upgrade = try await RawHTTP.request(
+                    port: server.port,
+                    "/voice/stream/recognize/en-us/generic?channelId=secured&userId=alice&encodeURI=audio/raw",
+                    headers: [
+                        ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"),
+                        ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+                        ("Authorization", "Bearer \(Self.token(secret: "wrong"))"),
+                    ])
+                #expect(upgrade.status == 401)
+                #expect(upgrade.errorCode == "auth.invalidToken")
+            }
+        }
+
         /// Android's way: the token in the upgrade's `Authorization` header.
         @Test func tokenInTheUpgradeHeader() async throws {
             let audio = try await SpeechAudio.spoken("go to sleep")
