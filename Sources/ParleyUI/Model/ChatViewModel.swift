@@ -256,18 +256,23 @@ public final class ChatViewModel {
         if let prompt = endConversationPrompt, prompt.title != strings[.endConversationTitle] {
             endConversationPrompt = makeEndConversationPrompt()
         }
-        scheduleRefresh(after: builder.timeUntilNextChange(for: messages))
+        scheduleRefresh(
+            at: builder.timeUntilNextChange(for: messages).map { wait in
+                builder.now.addingTimeInterval(
+                    Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+            })
     }
 
-    /// Redraws when the latest relative timestamp changes (the only thing that changes with time alone).
-    private func scheduleRefresh(after wait: Duration?) {
+    /// Redraws when the latest relative timestamp changes (the only thing that changes with time alone). The wait
+    /// ends at a date, not after a duration, so a task that starts waiting late still wakes in time.
+    private func scheduleRefresh(at date: Date?) {
         refreshTask?.cancel()
         refreshTask = nil
-        guard let wait else { return }
-        let sleep = clock.sleep
+        guard let date else { return }
+        let sleepUntil = clock.sleepUntil
         refreshTask = Task { [weak self] in
             do {
-                try await sleep(wait)
+                try await sleepUntil(date)
             } catch {
                 return
             }

@@ -14,11 +14,27 @@ public struct DisplayClock: Sendable {
     public let sleep: @Sendable (Duration) async throws -> Void
     /// The current date.
     public let now: @Sendable () -> Date
+    /// Waits until a date: a wait that starts late still ends when that date comes (at once when it has passed).
+    public let sleepUntil: @Sendable (Date) async throws -> Void
 
-    /// A clock from its two parts.
+    /// A clock from its two parts; waiting until a date sleeps for the time from ``now`` to it.
     public init(sleep: @escaping @Sendable (Duration) async throws -> Void, now: @escaping @Sendable () -> Date) {
         self.sleep = sleep
         self.now = now
+        sleepUntil = { date in
+            let seconds = date.timeIntervalSince(now())
+            guard seconds > 0 else { return }
+            try await sleep(.milliseconds(Int64((min(seconds, 1e9) * 1000).rounded(.up))))
+        }
+    }
+
+    private init(
+        sleep: @escaping @Sendable (Duration) async throws -> Void, now: @escaping @Sendable () -> Date,
+        sleepUntil: @escaping @Sendable (Date) async throws -> Void
+    ) {
+        self.sleep = sleep
+        self.now = now
+        self.sleepUntil = sleepUntil
     }
 
     /// `ContinuousClock` to wait, `Date()` for dates.
@@ -37,6 +53,11 @@ public struct DisplayClock: Sendable {
                 let seconds =
                     Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
                 return start.addingTimeInterval(seconds)
+            },
+            sleepUntil: { date in
+                let seconds = min(max(date.timeIntervalSince(start), 0), 1e9)
+                let deadline = origin.advanced(by: .milliseconds(Int64((seconds * 1000).rounded(.up))))
+                try await clock.sleep(until: deadline, tolerance: nil)
             })
     }
 }
