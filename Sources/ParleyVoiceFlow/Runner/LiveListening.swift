@@ -5,9 +5,10 @@ import ParleySpeech
 /// One listening of a live run: feeds the caller's audio to a streaming recognition session and keeps what it
 /// reports for the runner, which reads it with ``next()`` when the engine waits for recognition.
 ///
-/// The caller's speech is found by the recognizer's `speechStarted`, or, when the module sets `enableVAD`, by
-/// Parley's energy ``VoiceActivityDetector`` (`minSpeechToDetectMs`, `minSilenceToDetectMs`); either way
-/// `onSpeech` is called once, which is how a prompt is barged into. The no-input timeout is counted in audio from
+/// The caller's speech is found by the recognizer — its first hypothesis word (a partial), not its `speechStarted`,
+/// which PocketSphinx's adaptive detector also gives for noise while it adapts — or, when the module sets
+/// `enableVAD`, by Parley's energy ``VoiceActivityDetector`` (`minSpeechToDetectMs`, `minSilenceToDetectMs`);
+/// either way `onSpeech` is called once, which is how a prompt is barged into. The no-input timeout is counted in audio from
 /// ``arm()`` — when the prompt has ended — not from the start of listening, which may have begun with the prompt.
 actor LiveListening {
     enum Outcome: Sendable, Hashable {
@@ -46,7 +47,8 @@ actor LiveListening {
             do throws(ParleyError) {
                 let session = try await recognizer.startSession(
                     StreamingRecognitionRequest(
-                        locale: plan.locale, phrases: plan.phrases, partialResults: plan.partialResults,
+                        // Partials are always asked for: the first one is the recognizer's barge-in signal.
+                        locale: plan.locale, phrases: plan.phrases, partialResults: true,
                         maxAlternatives: 1,
                         // The runner counts the no-input timeout itself, from the end of the prompt.
                         noSpeechTimeout: .seconds(86_400), maxSpeech: plan.maxSpeech ?? .seconds(30),
@@ -125,10 +127,12 @@ actor LiveListening {
             for try await event in session.events {
                 switch event {
                 case .speechStarted:
-                    await speech(trigger: plan.voiceActivity == nil)
+                    await speech(trigger: false)
                 case .partial(let result):
+                    await speech(trigger: plan.voiceActivity == nil)
                     if plan.partialResults { report(.partial(result.text)) }
                 case .final(let result):
+                    await speech(trigger: plan.voiceActivity == nil)
                     report(.final(result.text))
                 case .noSpeech:
                     report(.noInput)

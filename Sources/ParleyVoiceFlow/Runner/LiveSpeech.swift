@@ -116,10 +116,12 @@ struct PacedFileTurn: AudioSource {
             var heard = Duration.zero
             do throws(ParleyError) {
                 for try await chunk in audio {
-                    await clock.wait(until: heard)
-                    if Task.isCancelled { break }
-                    continuation.yield(chunk)
-                    heard += chunk.duration
+                    for piece in chunk.pieces() {
+                        await clock.wait(until: heard)
+                        if Task.isCancelled { break }
+                        continuation.yield(piece)
+                        heard += piece.duration
+                    }
                 }
                 let silence = AudioBuffer(samples: [Int16](repeating: 0, count: 1_600))
                 while !Task.isCancelled {
@@ -202,3 +204,15 @@ public struct DiscardingSink: AudioSink {
         }
     }
 #endif
+
+extension AudioBuffer {
+    /// The buffer cut into pieces of at most 100 ms: a pipe may deliver seconds at once, and pacing hands audio on
+    /// in small steps.
+    func pieces() -> [AudioBuffer] {
+        let size = max(1, sampleRate / 10)
+        guard samples.count > size else { return [self] }
+        return stride(from: 0, to: samples.count, by: size).map {
+            AudioBuffer(samples: Array(samples[$0..<min($0 + size, samples.count)]), sampleRate: sampleRate)
+        }
+    }
+}

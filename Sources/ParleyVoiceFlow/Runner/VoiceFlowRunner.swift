@@ -784,20 +784,21 @@ public actor VoiceFlowRunner {
             var position = Duration.zero
             await progress.set(start)
             do throws(ParleyError) {
-                for try await chunk in audio {
-                    var chunk = chunk
-                    let end = position + chunk.duration
-                    defer { position = end }
-                    if end <= start { continue }
-                    if position < start {
-                        let skip = AudioBuffer.samples(in: start - position, sampleRate: chunk.sampleRate)
-                        chunk.samples.removeFirst(min(skip, chunk.samples.count))
+                pieces: for try await whole in audio {
+                    for var chunk in whole.pieces() {
+                        let end = position + chunk.duration
+                        defer { position = end }
+                        if end <= start { continue }
+                        if position < start {
+                            let skip = AudioBuffer.samples(in: start - position, sampleRate: chunk.sampleRate)
+                            chunk.samples.removeFirst(min(skip, chunk.samples.count))
+                        }
+                        // Hand out up to 100 ms ahead of real time, so a player never runs dry.
+                        await timer.wait(until: max(.zero, end - start - .milliseconds(100)))
+                        if Task.isCancelled { break pieces }
+                        continuation.yield(chunk)
+                        await progress.set(end)
                     }
-                    // Hand out up to 100 ms ahead of real time, so a player never runs dry.
-                    await timer.wait(until: max(.zero, end - start - .milliseconds(100)))
-                    if Task.isCancelled { break }
-                    continuation.yield(chunk)
-                    await progress.set(end)
                 }
                 continuation.finish()
             } catch {
