@@ -8,8 +8,9 @@ import ParleySpeech
 /// The caller's speech is found by the recognizer — its first hypothesis word (a partial), not its `speechStarted`,
 /// which PocketSphinx's adaptive detector also gives for noise while it adapts — or, when the module sets
 /// `enableVAD`, by Parley's energy ``VoiceActivityDetector`` (`minSpeechToDetectMs`, `minSilenceToDetectMs`);
-/// either way `onSpeech` is called once, which is how a prompt is barged into. The no-input timeout is counted in audio from
-/// ``arm()`` — when the prompt has ended — not from the start of listening, which may have begun with the prompt.
+/// either way `onSpeech` is called once, which is how a prompt is barged into. The no-input timeout is counted in
+/// audio from ``arm()`` — when the prompt has ended — not from the start of listening, which may have begun with the
+/// prompt.
 actor LiveListening {
     enum Outcome: Sendable, Hashable {
         case partial(String)
