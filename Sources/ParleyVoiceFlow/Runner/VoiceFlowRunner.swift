@@ -228,7 +228,7 @@ public actor VoiceFlowRunner {
         if let interruptionWaiter {
             self.interruptionWaiter = nil
             interruptionWaiter.resume()
-        } else if interruptionPending {
+        } else if interruptionPending || engine?.isInterrupted == true {
             interruptionEndPending = true
         } else {
             throw recorded(ParleyError(.invalidState, "the audio session is not interrupted"))
