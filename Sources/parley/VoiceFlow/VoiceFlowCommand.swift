@@ -137,17 +137,17 @@ struct RunVoiceFlow: AsyncParsableCommand {
     var audioSpeed: Double = 1
 
     func run() async throws {
-        let turns: [UserTurn]
-        do {
-            turns = try script.map { try UserTurn.parse(script: String(contentsOfFile: $0, encoding: .utf8)) } ?? []
-        } catch let error as ParleyError {
-            throw ValidationError(error.message)
-        }
         if live || !audioIn.isEmpty {
             guard script == nil, !speak, !(live && !audioIn.isEmpty) else {
                 throw ValidationError("--live and --audio-in go without --script, --speak or each other")
             }
             guard audioSpeed > 0 else { throw ValidationError("--audio-speed must be above 0") }
+        }
+        let turns: [UserTurn]
+        do {
+            turns = try script.map { try UserTurn.parse(script: String(contentsOfFile: $0, encoding: .utf8)) } ?? []
+        } catch let error as ParleyError {
+            throw ValidationError(error.message)
         }
         let clock = VirtualClock()
         let runner: VoiceFlowRunner
