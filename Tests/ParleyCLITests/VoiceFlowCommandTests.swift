@@ -127,14 +127,14 @@ struct VoiceFlowCommandTests {
         try espeak.run()
         espeak.waitUntilExit()
         let sleep = folder.appendingPathComponent("sleep.wav").path
-        try sox([spoken, "-r", "16000", "-c", "1", "-b", "16", sleep, "pad", "1.0"])
+        try sox([spoken, "-r", "16000", "-c", "1", "-b", "16", sleep, "pad", "0.6"])
 
         let flow = try temporary(
             "live.json",
             """
             [
               {"id": "VF_START", "type": "node", "name": "start", "goTo": {"DEFAULT": "Ask"}},
-              {"id": "Ask", "type": "audioDialog", "name": "Ask", "recognizeAudioParams": {"srSessionParams": {"enablePartialResults": true}}, "recordAudioParams": {"stopRecordParams": {"maxPreSpeechSilenceLengthMs": 1000}}, "audioDialogParams": {"dialogPromptCollection": [{"type": "initial", "promptID": "P_Ask"}, {"type": "timeout", "promptID": "P_Long", "recognizeWhilePlay": true}], "maxRetryCount": {"timeout": 1}}, "goTo": {"DEFAULT": "VF_END", "goToForUserInput": [{"input": "go to sleep", "goTo": "Sleep"}, {"input": "turn on the lights", "goTo": "VF_END"}]}},
+              {"id": "Ask", "type": "audioDialog", "name": "Ask", "recognizeAudioParams": {"srSessionParams": {"enablePartialResults": true}}, "recordAudioParams": {"stopRecordParams": {"maxPreSpeechSilenceLengthMs": 2000}}, "audioDialogParams": {"dialogPromptCollection": [{"type": "initial", "promptID": "P_Ask"}, {"type": "timeout", "promptID": "P_Long", "recognizeWhilePlay": true}], "maxRetryCount": {"timeout": 1}}, "goTo": {"DEFAULT": "VF_END", "goToForUserInput": [{"input": "go to sleep", "goTo": "Sleep"}, {"input": "turn on the lights", "goTo": "VF_END"}]}},
               {"id": "Sleep", "type": "playAudio", "name": "Sleep", "playAudioParams": {"promptID": "P_Ask"}, "goTo": {"DEFAULT": "VF_END"}},
               {"id": "VF_END", "type": "node", "name": "end", "goTo": {"DEFAULT": ""}}
             ]
@@ -146,7 +146,7 @@ struct VoiceFlowCommandTests {
              {"id": "P_Long", "style": "single", "textString": "I did not hear you. You can ask me to go to sleep or to turn on the lights, and I will keep talking for a long while so that you can interrupt me."}]
             """)
         let run = try await parley([
-            "voiceflow", "run", flow, "--prompts", prompts, "--audio-in", quiet, sleep, "--audio-speed", "4",
+            "voiceflow", "run", flow, "--prompts", prompts, "--audio-in", quiet, sleep, "--audio-speed", "2",
         ])
         #expect(run.status == 0, "\(run.output)")
         // Transcript lines without their wall-clock times; the log lines on standard error left out.

@@ -136,6 +136,23 @@ struct LiveEngineTests {
         #expect(simulation.plans.count == 1, "the retry listens after its prompt")
     }
 
+    @Test func fileBasedEnginesPlayBargeInPromptsToTheEndThenListen() throws {
+        var simulation = try Simulation(Self.dialog(), prompts: Self.dialogPrompts)
+        var configuration = simulation.engine.configuration
+        configuration.listensWhilePlaying = false
+        simulation.engine = Engine(configuration: configuration)
+        simulation.outcomes = [.heard("go to sleep")]
+        simulation.run()
+        #expect(simulation.listens.isEmpty)
+        #expect(simulation.plans.count == 1)
+        #expect(simulation.played.prefix(2).map(\.promptID) == ["Intro", "Ask"])
+        #expect(simulation.modulesEntered == ["VF_START", "D", "Sleep", "VF_END"])
+        let transcript = simulation.transcript
+        let ended = try #require(transcript.firstIndex(of: "MediaEvent(D, D, NMF_PLAY_AUDIO, NME_ENDED)"))
+        let listening = try #require(transcript.firstIndex(of: "MediaEvent(D, D, NMF_RECOGNIZE_AUDIO, NME_STARTED)"))
+        #expect(ended < listening)
+    }
+
     @Test func streamedPartialsCountForPartialInputMatches() throws {
         var simulation = try Simulation(Self.dialog(), prompts: Self.dialogPrompts)
         simulation.outcomes = [.partial("yes"), .heard("yes please")]

@@ -6,11 +6,11 @@ import Testing
 
 /// Live speech end to end on Linux: espeak-ng speaks the caller's turns, sox makes them 16 kHz, the runner streams
 /// them through PocketSphinx's streaming recognizer while it synthesises its prompts with espeak-ng, all paced at
-/// four times real audio time (positions are audio positions, so the speed changes nothing but the wall time).
+/// twice real audio time (positions are audio positions, so the speed changes nothing but the wall time).
 /// scripts/test installs espeak-ng, sox and the PocketSphinx libraries and model.
 @Suite("Live speech", .serialized)
 struct LiveSpeechTests {
-    static let speed = 4.0
+    static let speed = 2.0
 
     /// A 16 kHz WAV of `text` after `silence` (nothing but silence when `text` is nil).
     static func callerAudio(_ text: String?, after silence: Double = 0.3) async throws -> URL {
@@ -49,7 +49,7 @@ struct LiveSpeechTests {
     static func dialog(recognizeWhilePlay: Bool = false, retries: String = #""timeout": 1, "garbage": 1"#) -> String {
         flow(
             start: "Ask",
-            #"{"id": "Ask", "type": "audioDialog", "name": "Ask", "recognizeAudioParams": {"srEngine": "pocketSphinx", "srLocale": "en-US", "srSessionParams": {"enablePartialResults": true}}, "recordAudioParams": {"stopRecordParams": {"maxPreSpeechSilenceLengthMs": 1500}}, "audioDialogParams": {"dialogPromptCollection": [{"type": "initial", "promptID": "P_Ask", "recognizeWhilePlay": \#(recognizeWhilePlay)}, {"type": "timeout", "promptID": "P_Timeout"}, {"type": "garbage", "promptID": "P_Sorry"}], "maxRetryCount": {\#(retries)}}, "goTo": {"DEFAULT": "VF_END", "maxTimeoutCount": "Failed", "maxGarbageCount": "Failed", "maxSRErrorCount": "Failed", "goToForUserInput": [{"input": "go to sleep", "goTo": "Sleep"}, {"input": "turn on the lights", "goTo": "Lights"}]}}"#,
+            #"{"id": "Ask", "type": "audioDialog", "name": "Ask", "recognizeAudioParams": {"srEngine": "pocketSphinx", "srLocale": "en-US", "srSessionParams": {"enablePartialResults": true}}, "recordAudioParams": {"stopRecordParams": {"maxPreSpeechSilenceLengthMs": 2000}}, "audioDialogParams": {"dialogPromptCollection": [{"type": "initial", "promptID": "P_Ask", "recognizeWhilePlay": \#(recognizeWhilePlay)}, {"type": "timeout", "promptID": "P_Timeout"}, {"type": "garbage", "promptID": "P_Sorry"}], "maxRetryCount": {\#(retries)}}, "goTo": {"DEFAULT": "VF_END", "maxTimeoutCount": "Failed", "maxGarbageCount": "Failed", "maxSRErrorCount": "Failed", "goToForUserInput": [{"input": "go to sleep", "goTo": "Sleep"}, {"input": "turn on the lights", "goTo": "Lights"}]}}"#,
             play("Sleep", "P_Done"), play("Lights", "P_Done"), play("Failed", "P_Done"))
     }
 
@@ -123,7 +123,7 @@ struct LiveSpeechTests {
         #expect(try await runner.run() == .completed)
         let history = await runner.history.map(\.event)
         let lines = history.map(\.description)
-        #expect(Self.modules(history) == ["VF_START", "Ask", "Sleep", "VF_END"])
+        #expect(Self.modules(history) == ["VF_START", "Ask", "Sleep", "VF_END"], "\(lines)")
         let listening = try #require(lines.firstIndex(of: "MediaEvent(Ask, Ask, NMF_RECOGNIZE_AUDIO, NME_STARTED)"))
         let started = try #require(lines.firstIndex(of: "MediaEvent(Ask, P_Ask, NMF_PLAY_AUDIO_SEGMENT, NME_STARTED)"))
         let stopped = try #require(
@@ -139,8 +139,8 @@ struct LiveSpeechTests {
             Issue.record("no position in \(lines[stopped])")
             return
         }
-        // The caller starts speaking 1 s into the prompt; the prompt lasts far longer.
-        #expect(position >= 1000, "stopped at \(position) ms, before the caller spoke")
+        // The caller starts speaking 1 s into the prompt (give or take espeak-ng's start); the prompt lasts far longer.
+        #expect(position >= 500, "stopped at \(position) ms, before the caller spoke")
         #expect(.milliseconds(position) < full - .seconds(3), "stopped at \(position) ms of \(full)")
     }
 

@@ -28,6 +28,10 @@ public struct Engine: Sendable {
         public var maxTransitionsWithoutMedia: Int
         /// The no-input timeout when a module sets no `maxPreSpeechSilenceLengthMs`.
         public var defaultNoInputTimeout: Duration
+        /// Whether the runner can listen while it plays (live speech): then prompts with `recognizeWhilePlay` start
+        /// listening (``Action/listen(_:)``) and can be barged into. Without it (file-based engines) they play to
+        /// their end and listening follows, as for any prompt.
+        public var listensWhilePlaying = true
 
         /// Creates a configuration. By default every audio file counts as missing, so prompts play their text.
         public init(
@@ -534,7 +538,7 @@ public struct Engine: Sendable {
         playback.current = segment
         playback.playCount += 1
         var actions: [Action] = []
-        if segment.bargeIn, !playback.listening, playback.then == .recognize {
+        if segment.bargeIn, configuration.listensWhilePlaying, !playback.listening, playback.then == .recognize {
             // Listening starts with the first prompt the caller may barge into.
             do throws(ParleyError) {
                 let plan = try recognitionPlan(playback.moduleID)

@@ -492,6 +492,7 @@ public actor VoiceFlowRunner {
             audioFileExists: { locations.find($0, in: .playAudio) != nil },
             recognizerEngine: recognizerEngine)
         configuration.defaultNoInputTimeout = .seconds(8)
+        configuration.listensWhilePlaying = live != nil
         var engine = Engine(configuration: configuration, fields: storedFields, random: random)
         engine.userIntent = storedIntent
         self.engine = engine
