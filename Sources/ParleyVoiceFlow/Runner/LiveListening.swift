@@ -30,6 +30,8 @@ actor LiveListening {
     private var waiter: CheckedContinuation<Outcome?, Never>?
     private var task: Task<Void, Never>?
     private var heardSpeech = false
+    private var recognizer: (any StreamingRecognizer)?
+    private var session: (any RecognitionSession)?
     private var triggered = false
     private var finished = false
     /// Samples fed so far, and where the no-input countdown started.
@@ -43,29 +45,36 @@ actor LiveListening {
 
     /// Starts the session and the feeding.
     func start(recognizer: any StreamingRecognizer, audio: any CallerAudio) {
-        let plan = self.plan
+        self.recognizer = recognizer
         task = Task {
             do throws(ParleyError) {
-                let session = try await recognizer.startSession(
-                    StreamingRecognitionRequest(
-                        // Partials are always asked for: the first one is the recognizer's barge-in signal.
-                        locale: plan.locale, phrases: plan.phrases, partialResults: true,
-                        maxAlternatives: 1,
-                        // The runner counts the no-input timeout itself, from the end of the prompt.
-                        noSpeechTimeout: .seconds(86_400), maxSpeech: plan.maxSpeech ?? .seconds(30),
-                        endSilence: plan.endSilence ?? plan.voiceActivity?.minSilence ?? .milliseconds(500)))
+                let first = try await self.openSession()
                 let source = try await audio.nextTurn()
                 await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await self.read(session) }
-                    group.addTask { await self.feed(session, source.frames()) }
+                    group.addTask { await self.read(first) }
+                    group.addTask { await self.feed(source.frames()) }
                     await group.next()
                     group.cancelAll()
                 }
-                await session.cancel()
+                await self.session?.cancel()
             } catch {
                 self.report(.failed(error))
             }
         }
+    }
+
+    /// Starts a recognition session (the first, or the next after noise ended one without words).
+    private func openSession() async throws(ParleyError) -> any RecognitionSession {
+        guard let recognizer else { throw ParleyError(.speechEngineUnavailable, "no recognizer") }
+        let session = try await recognizer.startSession(
+            StreamingRecognitionRequest(
+                // Partials are always asked for: the first one is the recognizer's barge-in signal.
+                locale: plan.locale, phrases: plan.phrases, partialResults: true, maxAlternatives: 1,
+                // The runner counts the no-input timeout itself, from the end of the prompt.
+                noSpeechTimeout: .seconds(86_400), maxSpeech: plan.maxSpeech ?? .seconds(30),
+                endSilence: plan.endSilence ?? plan.voiceActivity?.minSilence ?? .milliseconds(500)))
+        self.session = session
+        return session
     }
 
     /// Starts the no-input countdown (the first call counts).
@@ -114,8 +123,8 @@ actor LiveListening {
         if outcome.isTerminal { task?.cancel() }
     }
 
-    /// Speech began: the no-input countdown no longer counts; `trigger` says whether this detector decides
-    /// barge-in (the energy detector with `enableVAD`, the recognizer otherwise).
+    /// Speech began (a recognised word, or the energy detector with `enableVAD`): the no-input countdown no longer
+    /// counts; `trigger` says whether this detector decides barge-in.
     private func speech(trigger: Bool) async {
         heardSpeech = true
         guard trigger, !triggered else { return }
@@ -123,23 +132,16 @@ actor LiveListening {
         await onSpeech()
     }
 
-    private func read(_ session: any RecognitionSession) async {
+    private func read(_ first: any RecognitionSession) async {
+        var current = first
         do throws(ParleyError) {
-            for try await event in session.events {
-                switch event {
-                case .speechStarted:
-                    await speech(trigger: false)
-                case .partial(let result):
-                    await speech(trigger: plan.voiceActivity == nil)
-                    if plan.partialResults { report(.partial(result.text)) }
-                case .final(let result):
-                    await speech(trigger: plan.voiceActivity == nil)
-                    report(.final(result.text))
-                case .noSpeech:
-                    report(.noInput)
-                case .tooMuchSpeech(let result):
-                    report(result.text.isEmpty ? .noInput : .final(result.text))
-                }
+            while true {
+                // PocketSphinx's detector may take noise for speech and end that "utterance" without words: that is
+                // not the caller's answer, so listening goes on with a new session; only the no-input timeout, a
+                // final or an error end it.
+                guard try await readUtterance(current), !finished, !Task.isCancelled else { break }
+                heardSpeech = false
+                current = try await openSession()
             }
             // Cancelled, or ended without a terminal event.
             report(.noInput)
@@ -148,7 +150,31 @@ actor LiveListening {
         }
     }
 
-    private func feed(_ session: any RecognitionSession, _ frames: SpeechStream<AudioBuffer>) async {
+    /// Reads one session's events; returns whether it ended without words (noise).
+    private func readUtterance(_ session: any RecognitionSession) async throws(ParleyError) -> Bool {
+        for try await event in session.events {
+            switch event {
+            case .speechStarted:
+                break
+            case .partial(let result):
+                await speech(trigger: plan.voiceActivity == nil)
+                if plan.partialResults { report(.partial(result.text)) }
+            case .final(let result):
+                await speech(trigger: plan.voiceActivity == nil)
+                report(.final(result.text))
+                return false
+            case .noSpeech:
+                return true
+            case .tooMuchSpeech(let result):
+                if result.text.isEmpty { return true }
+                report(.final(result.text))
+                return false
+            }
+        }
+        return false
+    }
+
+    private func feed(_ frames: SpeechStream<AudioBuffer>) async {
         var detector = plan.voiceActivity.map { VoiceActivityDetector(parameters: $0.parameters) }
         let timeout = AudioBuffer.samples(in: plan.noInputTimeout, sampleRate: AudioBuffer.recognitionSampleRate)
         do throws(ParleyError) {
@@ -159,14 +185,15 @@ actor LiveListening {
                 {
                     await speech(trigger: true)
                 }
-                try await session.feed(chunk)
+                // Audio fed while a new session opens goes to the ended one and is dropped (about 0.1 s).
+                try await session?.feed(chunk)
                 fed += chunk.samples.count
                 if let armedAt, !heardSpeech, fed - armedAt >= timeout {
                     report(.noInput)
                     return
                 }
             }
-            await session.finishAudio()
+            await session?.finishAudio()
         } catch {
             report(.failed(error))
         }
