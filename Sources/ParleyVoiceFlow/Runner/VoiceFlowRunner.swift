@@ -15,6 +15,14 @@ public import ParleySpeech
 ///
 /// Callbacks go, in order and one at a time, to ``events`` and to the delegate; the runner waits for the delegate
 /// before it continues. The clock stamps ``history``; the random generator chooses `select` prompts.
+///
+/// With live speech (``init(live:recorder:permissions:clock:random:logger:)``) prompts stream to a sink while the
+/// caller is recognised as they speak, and prompts with `recognizeWhilePlay` can be barged into:
+///
+/// ```swift
+/// let runner = VoiceFlowRunner(live: .soundDevice(recognizer: PocketsphinxStreamingRecognizer()))
+/// runner.initializeDefaultAudioSession()
+/// ```
 public actor VoiceFlowRunner {
     /// A callback with the time it happened, measured on the runner's clock from the start of the run.
     public struct TimedEvent: Sendable, Hashable {
