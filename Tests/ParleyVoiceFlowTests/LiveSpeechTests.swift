@@ -46,10 +46,12 @@ struct LiveSpeechTests {
             live: live, permissions: FixedPermissionSource.grantingAll, random: SeededRandomNumberGenerator(seed: 3))
     }
 
-    static func dialog(recognizeWhilePlay: Bool = false, retries: String = #""timeout": 1, "garbage": 1"#) -> String {
+    static func dialog(
+        recognizeWhilePlay: Bool = false, retries: String = #""timeout": 1, "garbage": 1"#, vad: String = ""
+    ) -> String {
         flow(
             start: "Ask",
-            #"{"id": "Ask", "type": "audioDialog", "name": "Ask", "recognizeAudioParams": {"srEngine": "pocketSphinx", "srLocale": "en-US", "srSessionParams": {"enablePartialResults": true}}, "recordAudioParams": {"stopRecordParams": {"maxPreSpeechSilenceLengthMs": 2000}}, "audioDialogParams": {"dialogPromptCollection": [{"type": "initial", "promptID": "P_Ask", "recognizeWhilePlay": \#(recognizeWhilePlay)}, {"type": "timeout", "promptID": "P_Timeout"}, {"type": "garbage", "promptID": "P_Sorry"}], "maxRetryCount": {\#(retries)}}, "goTo": {"DEFAULT": "VF_END", "maxTimeoutCount": "Failed", "maxGarbageCount": "Failed", "maxSRErrorCount": "Failed", "goToForUserInput": [{"input": "go to sleep", "goTo": "Sleep"}, {"input": "turn on the lights", "goTo": "Lights"}]}}"#,
+            #"{"id": "Ask", "type": "audioDialog", "name": "Ask", "recognizeAudioParams": {"srEngine": "pocketSphinx", "srLocale": "en-US", "srSessionParams": {"enablePartialResults": true}}, "recordAudioParams": {\#(vad) "stopRecordParams": {"maxPreSpeechSilenceLengthMs": 2000}}, "audioDialogParams": {"dialogPromptCollection": [{"type": "initial", "promptID": "P_Ask", "recognizeWhilePlay": \#(recognizeWhilePlay)}, {"type": "timeout", "promptID": "P_Timeout"}, {"type": "garbage", "promptID": "P_Sorry"}], "maxRetryCount": {\#(retries)}}, "goTo": {"DEFAULT": "VF_END", "maxTimeoutCount": "Failed", "maxGarbageCount": "Failed", "maxSRErrorCount": "Failed", "goToForUserInput": [{"input": "go to sleep", "goTo": "Sleep"}, {"input": "turn on the lights", "goTo": "Lights"}]}}"#,
             play("Sleep", "P_Done"), play("Lights", "P_Done"), play("Failed", "P_Done"))
     }
 
@@ -114,12 +116,13 @@ struct LiveSpeechTests {
         #expect(timeout < timeoutPrompt && timeoutPrompt < rejected && rejected < sorry && sorry < heard)
     }
 
-    @Test func theCallersSpeechCutsALongPromptAndIsRecognised() async throws {
+    @Test(arguments: ["", #""vadParams": {"enableVAD": true, "minSpeechToDetectMs": 100},"#])
+    func theCallersSpeechCutsALongPromptAndIsRecognised(vad: String) async throws {
         let full = try await EspeakSynthesizer().stream(SynthesisRequest(text: Self.longPrompt)).collect()
             .reduce(Duration.zero) { $0 + $1.duration }
         let runner = Self.runner([try await Self.callerAudio("go to sleep", after: 1.0)])
         try await runner.loadPrompts(json: Self.prompts)
-        try await runner.loadVoiceFlow(json: Self.dialog(recognizeWhilePlay: true))
+        try await runner.loadVoiceFlow(json: Self.dialog(recognizeWhilePlay: true, vad: vad))
         #expect(try await runner.run() == .completed)
         let history = await runner.history.map(\.event)
         let lines = history.map(\.description)
@@ -142,6 +145,33 @@ struct LiveSpeechTests {
         // The caller starts speaking 1 s into the prompt (give or take espeak-ng's start); the prompt lasts far longer.
         #expect(position >= 500, "stopped at \(position) ms, before the caller spoke")
         #expect(.milliseconds(position) < full - .seconds(3), "stopped at \(position) ms of \(full)")
+    }
+
+    @Test func aLiveRecordingWithEnableVADStopsAfterTheSilenceThatFollowsSpeech() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-rec-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let runner = Self.runner([try await Self.callerAudio("go to sleep", after: 0.5)])
+        try await runner.setResourceLocation(folder, for: .recordAudio)
+        try await runner.loadVoiceFlow(
+            json: flow(
+                start: "R",
+                #"{"id": "R", "type": "recordAudio", "name": "R", "recordAudioParams": {"id": "take", "vadParams": {"enableVAD": true}, "stopRecordParams": {"maxAudioLengthMs": 20000, "maxPreSpeechSilenceLengthMs": 5000, "maxPostSpeechSilenceLengthMs": 700}}, "goTo": {"DEFAULT": "VF_END", "goToForStopRecordReason": {"maxPostSpeechSilenceExceeded": "Done"}}}"#,
+                #"{"id": "Done", "type": "node", "name": "Done", "goTo": {"DEFAULT": "VF_END"}}"#))
+        #expect(try await runner.run() == .completed)
+        let lines = await runner.history.map(\.event.description)
+        #expect(
+            lines.contains(
+                #"MediaEvent(R, R, NMF_RECORD_AUDIO, NME_ENDED, {"stopReason":"maxPostSpeechSilenceExceeded","file":"take.wav"})"#
+            ), "\(lines)")
+        #expect(Self.modules(await runner.history.map(\.event)) == ["VF_START", "R", "Done", "VF_END"])
+        let file = try #require(
+            [folder.appendingPathComponent("en-US/take.wav"), folder.appendingPathComponent("take.wav")].first {
+                FileManager.default.fileExists(atPath: $0.path)
+            })
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        let seconds = Double(size - 44) / 32_000
+        // 0.5 s of silence, about a second of speech, then the 700 ms of silence (with the detector's hangover).
+        #expect(seconds > 1.5 && seconds < 4, "recorded \(seconds) s")
     }
 
     /// Collects what is played, one entry per segment.

@@ -21,7 +21,7 @@ public import ParleySpeech
 ///
 /// ```swift
 /// let runner = VoiceFlowRunner(live: .soundDevice(recognizer: PocketsphinxStreamingRecognizer()))
-/// runner.initializeDefaultAudioSession()
+/// await runner.initializeDefaultAudioSession()
 /// ```
 public actor VoiceFlowRunner {
     /// A callback with the time it happened, measured on the runner's clock from the start of the run.
