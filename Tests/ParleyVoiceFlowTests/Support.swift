@@ -17,6 +17,8 @@ enum Fixture {
 struct Simulation {
     enum Outcome {
         case heard(String, partials: [String] = [])
+        /// A streamed partial hypothesis (live listening); the next outcome follows it.
+        case partial(String)
         case silence
         case error
     }
@@ -27,6 +29,12 @@ struct Simulation {
     var recordStopReason = "stopRequest"
     /// Called after each callback, like a delegate (it may change the engine).
     var onEvent: (VoiceFlowEvent, inout Engine) -> Void = { _, _ in }
+    /// Decides what comes of a play instead of its normal end (a barge-in, an interruption); `nil`: it ends.
+    var onPlay: (PlaybackSegment, Int) -> Engine.Input? = { _, _ in nil }
+    /// The segments played, in order (with their start positions and play counts).
+    private(set) var played: [PlaybackSegment] = []
+    /// The plans of listenings started during a prompt (`recognizeWhilePlay`).
+    private(set) var listens: [RecognitionPlan] = []
 
     private(set) var transcript: [String] = []
     private(set) var plans: [RecognitionPlan] = []
@@ -56,16 +64,25 @@ struct Simulation {
                     onEvent(event, &engine)
                 case .proceed: next = .proceed
                 case .play(let segment):
-                    next =
-                        failingPrompts.contains(segment.promptID)
-                        ? .segmentFailed(ParleyError(.audioFileMissing, "cannot play")) : .segmentEnded
+                    played.append(segment)
+                    if let input = onPlay(segment, played.count - 1) {
+                        next = input
+                    } else {
+                        next =
+                            failingPrompts.contains(segment.promptID)
+                            ? .segmentFailed(ParleyError(.audioFileMissing, "cannot play")) : .segmentEnded
+                    }
+                case .listen(let plan):
+                    listens.append(plan)
+                    transcript.append("listen")
+                case .awaitRecognition:
+                    next = nextOutcome()
+                case .waitForInterruptionEnd:
+                    transcript.append("interrupted")
+                    next = .audioInterruptionEnded
                 case .recognize(let plan):
                     plans.append(plan)
-                    switch outcomes.isEmpty ? .error : outcomes.removeFirst() {
-                    case .heard(let text, let partials): next = .recognized(.hypothesis(text, partials: partials))
-                    case .silence: next = .recognized(.noInput)
-                    case .error: next = .recognitionFailed(ParleyError(.speechEngineFailed, "no microphone"))
-                    }
+                    next = nextOutcome()
                 case .record(let plan):
                     recordings.append(plan)
                     next = .recorded(
@@ -83,6 +100,15 @@ struct Simulation {
             input = next
         }
         return transcript
+    }
+
+    private mutating func nextOutcome() -> Engine.Input {
+        switch outcomes.isEmpty ? .error : outcomes.removeFirst() {
+        case .heard(let text, let partials): .recognized(.hypothesis(text, partials: partials))
+        case .partial(let text): .partial(text)
+        case .silence: .recognized(.noInput)
+        case .error: .recognitionFailed(ParleyError(.speechEngineFailed, "no microphone"))
+        }
     }
 
     /// The module ids entered, in order.

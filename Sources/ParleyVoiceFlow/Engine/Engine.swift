@@ -28,6 +28,10 @@ public struct Engine: Sendable {
         public var maxTransitionsWithoutMedia: Int
         /// The no-input timeout when a module sets no `maxPreSpeechSilenceLengthMs`.
         public var defaultNoInputTimeout: Duration
+        /// Whether the runner can listen while it plays (live speech): then prompts with `recognizeWhilePlay` start
+        /// listening (``Action/listen(_:)``) and can be barged into. Without it (file-based engines) they play to
+        /// their end and listening follows, as for any prompt.
+        public var listensWhilePlaying = true
 
         /// Creates a configuration. By default every audio file counts as missing, so prompts play their text.
         public init(
@@ -70,6 +74,16 @@ public struct Engine: Sendable {
         case interrupt(to: String)
         /// Continue after a `pauseResume` module.
         case resume
+        /// A partial hypothesis of the listening in progress (answered by ``Action/awaitRecognition``).
+        case partial(String)
+        /// The caller started speaking during a prompt that allows it (`recognizeWhilePlay`): the playback was
+        /// cancelled `playedTo` into its segment (`nil` when it had not started). The engine keeps listening.
+        case bargeIn(playedTo: Duration?)
+        /// The platform's audio session was interrupted (a phone call, another app's audio): media in progress was
+        /// cancelled, `playedTo` into its segment when it was a playback.
+        case audioInterruptionBegan(playedTo: Duration?)
+        /// The audio-session interruption ended: `audioInterruptTransitionParams` decides what happens.
+        case audioInterruptionEnded
     }
 
     /// What to do.
@@ -86,6 +100,16 @@ public struct Engine: Sendable {
         indirect case record(RecordingPlan)
         /// Wait for ``Input/resume`` (or stop or interrupt).
         case waitForResume
+        /// Start listening in the background and go on with the next action without waiting: the prompt that
+        /// follows may be barged into (``Input/bargeIn(playedTo:)``). The outcome is read by
+        /// ``awaitRecognition``.
+        indirect case listen(RecognitionPlan)
+        /// Wait for the next outcome of the listening in progress: ``Input/partial(_:)``,
+        /// ``Input/recognized(_:)`` or ``Input/recognitionFailed(_:)``. The no-input timeout counts from the first
+        /// of these waits.
+        case awaitRecognition
+        /// Wait for ``Input/audioInterruptionEnded`` (or stop or interrupt).
+        case waitForInterruptionEnd
         /// The run is over.
         case finish(FinishReason)
     }
@@ -113,6 +137,14 @@ public struct Engine: Sendable {
         if case .paused = phase { return true }
         return false
     }
+    /// Whether an audio-session interruption holds the flow.
+    public var isInterrupted: Bool {
+        if case .interrupted = phase { return true }
+        return false
+    }
+    /// The flow-wide `audioInterruptTransitionParams`, set by the last `process` module that had them; a module's
+    /// own parameters override them.
+    public private(set) var defaultInterruptParams: JSONObject = [:]
 
     private var random: AnyRandom
     private var phase: Phase = .idle
@@ -169,13 +201,52 @@ public struct Engine: Sendable {
         case (.segmentEnded, .playing(var playback)):
             guard let segment = playback.current else { return [] }
             playback.current = nil
+            if segment.plays.map({ playback.playCount < $0 }) ?? true {
+                var again = segment
+                again.startPosition = nil
+                playback.replay = again
+            }
             phase = .afterSegment(playback)
             return [
                 .emit(
                     .mediaEvent(
                         moduleID: playback.moduleID, mediaItemID: segment.promptID, function: .playAudioSegment,
-                        event: .ended, data: [:])), .proceed,
+                        event: .ended,
+                        data: segment.plays == 1 ? [:] : ["playCount": .number(Double(playback.playCount))]
+                    )), .proceed,
             ]
+        case (.bargeIn(let position), .playing(let playback)) where playback.listening,
+            (.bargeIn(let position), .afterSegment(let playback)) where playback.listening:
+            var actions: [Action] = []
+            let data: JSONObject = position.map { ["positionMs": .number(Double(Self.milliseconds($0)))] } ?? [:]
+            if let segment = playback.current {
+                actions.append(
+                    .emit(
+                        .mediaEvent(
+                            moduleID: playback.moduleID, mediaItemID: segment.promptID, function: .playAudioSegment,
+                            event: .stopped, data: data)))
+            }
+            actions.append(
+                .emit(
+                    .mediaEvent(
+                        moduleID: playback.moduleID, mediaItemID: playback.itemID, function: .playAudio,
+                        event: .stopped, data: ["reason": "bargeIn"])))
+            phase = .recognizing(playback.moduleID)
+            return actions + [.awaitRecognition]
+        case (.partial(let text), .recognizing(let id)):
+            visit.partials.append(text)
+            return [
+                .emit(
+                    .srHypothesis(
+                        moduleID: id,
+                        data: SRData(engine: configuration.recognizerEngine, hypothesis: text, hypothesisType: .partial)
+                    )),
+                .awaitRecognition,
+            ]
+        case (.audioInterruptionBegan(let position), _):
+            return interruptionBegan(playedTo: position)
+        case (.audioInterruptionEnded, .interrupted(let id, let resume)):
+            return interruptionEnded(id, resume: resume)
         case (.segmentFailed(let error), .playing(let playback)):
             var actions: [Action] = []
             if let segment = playback.current {
@@ -193,8 +264,9 @@ public struct Engine: Sendable {
             return actions + failure(playback.moduleID, "loadPromptFailure", error)
         case (.recognized(let recognition), .recognizing(let id)):
             switch recognition {
-            case .hypothesis(let text, let partials):
-                var actions: [Action] = partials.map {
+            case .hypothesis(let text, let given):
+                let partials = visit.partials + given
+                var actions: [Action] = given.map {
                     .emit(
                         .srHypothesis(
                             moduleID: id,
@@ -306,6 +378,7 @@ public struct Engine: Sendable {
             for assignment in step.assignments {
                 fields[assignment.field] = fields.resolve(assignment.value) ?? assignment.value
             }
+            if let params = step.interruptParams { defaultInterruptParams = params }
             return leave(id, target: step.defaultTarget)
         default:
             break
@@ -339,6 +412,7 @@ public struct Engine: Sendable {
                     id, "loadPromptFailure", ParleyError(.loadPromptFailure, "audioListener \(id) has no promptID"))
             }
             visit.listenerQueue = [promptID]
+            visit.listenerBargeIn = module.params("audioListenerParams").bool("recognizeWhilePlay", fields) ?? false
             var playback = Playback(moduleID: id, itemID: promptID, then: .recognize)
             return [
                 .emit(
@@ -426,16 +500,32 @@ public struct Engine: Sendable {
         while playback.queue.isEmpty, isListener, !visit.listenerQueue.isEmpty {
             let promptID = visit.listenerQueue.removeFirst()
             do {
-                playback.queue = try segments(promptID, moduleID: playback.moduleID, attempt: 0)
+                let bargeIn = visit.listenerBargeIn
+                playback.queue = try segments(promptID, moduleID: playback.moduleID, attempt: 0).map {
+                    var segment = $0
+                    segment.bargeIn = bargeIn
+                    return segment
+                }
             } catch {
                 return failure(playback.moduleID, "loadPromptFailure", error)
             }
+        }
+        if let replay = playback.replay {
+            playback.replay = nil
+            playback.queue.insert(replay, at: 0)
+        } else {
+            playback.playCount = 0
         }
         guard !playback.queue.isEmpty else {
             let ended = Action.emit(
                 .mediaEvent(
                     moduleID: playback.moduleID, mediaItemID: playback.itemID, function: .playAudio, event: .ended,
                     data: [:]))
+            if playback.listening {
+                phase = .recognizing(playback.moduleID)
+                transitions = 0
+                return [ended, .awaitRecognition]
+            }
             switch playback.then {
             case .leave:
                 return [ended]
@@ -446,9 +536,29 @@ public struct Engine: Sendable {
         }
         let segment = playback.queue.removeFirst()
         playback.current = segment
+        playback.playCount += 1
+        var actions: [Action] = []
+        if segment.bargeIn, configuration.listensWhilePlaying, !playback.listening, playback.then == .recognize {
+            // Listening starts with the first prompt the caller may barge into.
+            do throws(ParleyError) {
+                let plan = try recognitionPlan(playback.moduleID)
+                playback.listening = true
+                userIntent = nil
+                visit.partials = []
+                actions += [
+                    .emit(
+                        .mediaEvent(
+                            moduleID: playback.moduleID, mediaItemID: playback.moduleID, function: .recognizeAudio,
+                            event: .started, data: [:])),
+                    .listen(plan),
+                ]
+            } catch {
+                return failure(playback.moduleID, "internalFailure", error)
+            }
+        }
         phase = .playing(playback)
         transitions = 0
-        return [
+        return actions + [
             .emit(
                 .playAudioSegmentData(
                     moduleID: playback.moduleID, promptID: segment.promptID, segmentType: segment.type,
@@ -456,9 +566,103 @@ public struct Engine: Sendable {
             .emit(
                 .mediaEvent(
                     moduleID: playback.moduleID, mediaItemID: segment.promptID, function: .playAudioSegment,
-                    event: .started, data: [:])),
+                    event: .started,
+                    data: segment.plays == 1 ? [:] : ["playCount": .number(Double(playback.playCount))])),
             .play(segment),
         ]
+    }
+
+    // MARK: Audio-session interruptions
+
+    private mutating func interruptionBegan(playedTo position: Duration?) -> [Action] {
+        guard isActive, !isInterrupted, let id = phase.moduleID else { return [] }
+        let resume: ResumePoint
+        switch phase {
+        case .playing(let playback), .afterSegment(let playback): resume = .playback(playback, position)
+        case .recognizing: resume = .recognition
+        case .recording: resume = .recording
+        case .paused: resume = .pause
+        default: resume = .step(phase)
+        }
+        let actions = stopMedia()
+        phase = .interrupted(id, resume)
+        return actions + [
+            .emit(
+                .mediaEvent(
+                    moduleID: id, mediaItemID: id, function: .audioSession, event: .interruptionBegan, data: [:])),
+            .waitForInterruptionEnd,
+        ]
+    }
+
+    /// Applies the module's `audioInterruptTransitionParams` (or the flow-wide ones a `process` module set):
+    /// `resume` (the default is `end`), `repeat`, `goto` or `end`.
+    private mutating func interruptionEnded(_ id: String, resume: ResumePoint) -> [Action] {
+        let own = configuration.flow[id]?.params("audioInterruptTransitionParams") ?? [:]
+        let params = own.isEmpty ? defaultInterruptParams : own
+        let type = params.string("transitionType", fields) ?? "end"
+        let ended = Action.emit(
+            .mediaEvent(
+                moduleID: id, mediaItemID: id, function: .audioSession, event: .interruptionEnded,
+                data: ["transitionType": .string(type)]))
+        switch type {
+        case "resume":
+            return [ended] + resumeAfterInterruption(id, resume, params: params)
+        case "repeat":
+            return [ended, .emit(.preModuleEnd(moduleID: id))] + enter(id)
+        case "goto":
+            let target = params.string("goToVoiceFlowModuleID", fields) ?? "VF_END"
+            guard let position = configuration.flow.position(of: target) else {
+                return [ended]
+                    + failure(
+                        id, "internalFailure",
+                        ParleyError(.danglingGoTo, "goToVoiceFlowModuleID \(target) of \(id) names no module"),
+                        isFallback: true)
+            }
+            transitions = 0
+            return [ended, .emit(.preModuleEnd(moduleID: id))] + enter(target, at: position)
+        default:
+            phase = .finished
+            return [ended, .emit(.preModuleEnd(moduleID: id)), .finish(.interrupted)]
+        }
+    }
+
+    private mutating func resumeAfterInterruption(_ id: String, _ resume: ResumePoint, params: JSONObject) -> [Action] {
+        switch resume {
+        case .playback(var playback, let position):
+            let rewind: Int
+            do throws(ParleyError) {
+                rewind = try params.int("rewindCurrentAudioSegmentMs", fields) ?? 0
+            } catch {
+                phase = .afterSegment(playback)
+                return failure(id, "internalFailure", error)
+            }
+            if var segment = playback.current {
+                playback.current = nil
+                let from = position.map { max(0, Self.milliseconds($0) - rewind) }
+                segment.startPosition = from ?? segment.startPosition
+                playback.replay = segment
+                playback.playCount -= 1
+            }
+            if playback.listening {
+                // The interruption stopped the listening too: it starts again with the prompt.
+                playback.listening = false
+            }
+            return [
+                .emit(
+                    .mediaEvent(
+                        moduleID: id, mediaItemID: playback.itemID, function: .playAudio, event: .started, data: [:]))
+            ] + continuePlayback(&playback)
+        case .recognition:
+            return startRecognition(id)
+        case .recording:
+            return startRecording(id)
+        case .pause:
+            phase = .paused(id)
+            return [.waitForResume]
+        case .step(let saved):
+            phase = saved
+            return [.proceed]
+        }
     }
 
     private mutating func stopMedia() -> [Action] {
@@ -477,6 +681,13 @@ public struct Engine: Sendable {
                     .mediaEvent(
                         moduleID: playback.moduleID, mediaItemID: playback.itemID, function: .playAudio,
                         event: .stopped, data: [:])))
+            if playback.listening {
+                actions.append(
+                    .emit(
+                        .mediaEvent(
+                            moduleID: playback.moduleID, mediaItemID: playback.moduleID, function: .recognizeAudio,
+                            event: .stopped, data: [:])))
+            }
             return actions
         case .recognizing(let id):
             return [
@@ -547,14 +758,20 @@ public struct Engine: Sendable {
         let text = json.string("textString", fields).flatMap { $0.isEmpty ? nil : $0 }
         let textFile = json.string("textFile", fields).flatMap { $0.isEmpty ? nil : $0 }
         let ssml = json.bool("textIsSSML", fields) ?? false
-        let startPosition = try json["audioPlaybackParams"]?.objectValue?.int("startPosMs", fields)
+        let playbackParams = json["audioPlaybackParams"]?.objectValue ?? [:]
+        let startPosition = try playbackParams.int("startPosMs", fields).flatMap { $0 > 0 ? $0 : nil }
+        // loopPlay: repeat until stopped, or maxPlayCount plays in all (0 or unset: no limit).
+        let plays: Int? =
+            playbackParams.bool("loopPlay", fields) == true
+            ? try playbackParams.int("maxPlayCount", fields, in: 0...1_000_000).flatMap { $0 > 0 ? $0 : nil } : 1
         func segment(
             _ type: AudioSegmentType, audio: String? = nil, text: String? = nil, file: String? = nil,
             language: String = "en-US"
         ) -> PlaybackSegment {
             PlaybackSegment(
                 moduleID: moduleID, promptID: id, type: type, audioFile: audio, text: text, textFile: file,
-                isSSML: ssml && type != .audioFile, language: language, startPosition: startPosition)
+                isSSML: ssml && type != .audioFile, language: language, startPosition: startPosition,
+                plays: plays)
         }
         if let audio = json.string("audioFile", fields), !audio.isEmpty {
             if configuration.audioFileExists(audio) { return [segment(.audioFile, audio: audio, text: text)] }
@@ -592,7 +809,12 @@ public struct Engine: Sendable {
         var segments: [PlaybackSegment] = []
         do {
             for (prompt, attempt) in chosen {
-                segments += try self.segments(forPlay: prompt, moduleID: id, attempt: attempt)
+                let bargeIn = prompt.bool("recognizeWhilePlay", fields) ?? false
+                segments += try self.segments(forPlay: prompt, moduleID: id, attempt: attempt).map {
+                    var segment = $0
+                    segment.bargeIn = bargeIn
+                    return segment
+                }
             }
         } catch {
             return failure(id, "loadPromptFailure", error)
@@ -601,27 +823,48 @@ public struct Engine: Sendable {
         return startPlayback(id, itemID: id, segments, then: .recognize)
     }
 
-    private mutating func startRecognition(_ id: String) -> [Action] {
-        guard let module = configuration.flow[id] else { return fail(ParleyError(.internalFailure, "no module \(id)")) }
+    /// How module `id` listens, its runtime fields resolved now.
+    private func recognitionPlan(_ id: String) throws(ParleyError) -> RecognitionPlan {
+        guard let module = configuration.flow[id] else { throw ParleyError(.internalFailure, "no module \(id)") }
         let recognize = module.params("recognizeAudioParams")
-        let stop = module.params("recordAudioParams")["stopRecordParams"]?.objectValue ?? [:]
-        let timeout: Duration
-        do throws(ParleyError) {
-            timeout =
-                try stop.int("maxPreSpeechSilenceLengthMs", fields).map { Duration.milliseconds($0) }
-                ?? configuration.defaultNoInputTimeout
-        } catch {
-            return failure(id, "internalFailure", error)
+        let record = module.params("recordAudioParams")
+        let stop = record["stopRecordParams"]?.objectValue ?? [:]
+        func limit(_ key: String) throws(ParleyError) -> Duration? {
+            guard let ms = try stop.int(key, fields), ms > 0 else { return nil }
+            return .milliseconds(ms)
         }
-        let plan = RecognitionPlan(
+        return RecognitionPlan(
             moduleID: id,
             locale: recognize.string("srLocale", fields) ?? "en-US",
             engine: recognize.string("srEngine", fields),
             phrases: module.goTo.userInputs.map(\.input),
-            noInputTimeout: timeout,
+            noInputTimeout: try stop.int("maxPreSpeechSilenceLengthMs", fields).map { Duration.milliseconds($0) }
+                ?? configuration.defaultNoInputTimeout,
             partialResults: (recognize["srSessionParams"]?.objectValue ?? [:]).bool("enablePartialResults", fields)
-                ?? false
+                ?? false,
+            voiceActivity: try voiceActivity(record),
+            endSilence: try limit("maxPostSpeechSilenceLengthMs"),
+            maxSpeech: try limit("maxSpeechLengthMs")
         )
+    }
+
+    /// `vadParams` when `enableVAD` (or its runtime twin) is true.
+    private func voiceActivity(_ record: JSONObject) throws(ParleyError) -> VoiceActivityPlan? {
+        let vad = record["vadParams"]?.objectValue ?? [:]
+        guard vad.bool("enableVAD", fields) == true else { return nil }
+        return VoiceActivityPlan(
+            minSpeech: .milliseconds(try vad.int("minSpeechToDetectMs", fields) ?? 200),
+            minSilence: .milliseconds(try vad.int("minSilenceToDetectMs", fields) ?? 500))
+    }
+
+    private mutating func startRecognition(_ id: String) -> [Action] {
+        let plan: RecognitionPlan
+        do throws(ParleyError) {
+            plan = try recognitionPlan(id)
+        } catch {
+            return failure(id, "internalFailure", error)
+        }
+        visit.partials = []
         userIntent = nil
         phase = .recognizing(id)
         transitions = 0
@@ -645,7 +888,8 @@ public struct Engine: Sendable {
                 moduleID: id, fileName: (params.string("id", fields) ?? id) + ".wav",
                 maxLength: maxLength == nil ? try limit("maxRecordLengthMs") : maxLength,
                 maxPreSpeechSilence: try limit("maxPreSpeechSilenceLengthMs"),
-                maxPostSpeechSilence: try limit("maxPostSpeechSilenceLengthMs"))
+                maxPostSpeechSilence: try limit("maxPostSpeechSilenceLengthMs"),
+                voiceActivity: try voiceActivity(params))
         } catch {
             return failure(id, "internalFailure", error)
         }
@@ -703,6 +947,11 @@ public struct Engine: Sendable {
     /// Retries allowed after the first attempt when `maxRetryCount` does not say.
     public static let defaultRetries = ["timeout": 2, "garbage": 2, "sr_error": 1]
 
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
     private static func data(_ error: ParleyError) -> JSONObject {
         ["code": .string(error.code.rawValue), "message": .string(error.message)]
     }
@@ -729,6 +978,8 @@ extension Engine {
         /// A module, its target, and the target's position when known.
         case leaving(String, String, Int?)
         case paused(String)
+        /// An audio-session interruption holds the module; how to go on if it resumes.
+        indirect case interrupted(String, ResumePoint)
         case finished
 
         var moduleID: String? {
@@ -736,7 +987,7 @@ extension Engine {
             case .idle, .finished: nil
             case .entering(let id, _), .recognizing(let id), .reviewing(let id, _, _), .retrying(let id, _),
                 .recording(let id),
-                .leaving(let id, _, _), .paused(let id):
+                .leaving(let id, _, _), .paused(let id), .interrupted(let id, _):
                 id
             case .playing(let playback), .afterSegment(let playback): playback.moduleID
             }
@@ -750,6 +1001,22 @@ extension Engine {
         var queue: [PlaybackSegment] = []
         var current: PlaybackSegment?
         var then: Then
+        /// The segment to play again (`loopPlay`), and how often the current one has played.
+        var replay: PlaybackSegment?
+        var playCount = 0
+        /// Whether listening started with the playback (`recognizeWhilePlay`).
+        var listening = false
+    }
+
+    /// Where an interrupted module goes on when `transitionType` is `resume`.
+    private indirect enum ResumePoint: Sendable {
+        /// The playback, its current segment stopped this far in.
+        case playback(Playback, Duration?)
+        case recognition
+        case recording
+        case pause
+        /// A step without media: the engine sends ``Input/proceed`` again.
+        case step(Phase)
     }
 
     /// What the engine remembers about the current module visit: reset on every entry.
@@ -760,6 +1027,9 @@ extension Engine {
         var playedPreInitial = false
         var rejected = false
         var listenerQueue: [String] = []
+        var listenerBargeIn = false
+        /// The partial hypotheses streamed during the current listening.
+        var partials: [String] = []
 
         func count(_ kind: String) -> Int { counts[kind] ?? 0 }
     }
@@ -783,13 +1053,22 @@ public struct PlaybackSegment: Sendable, Hashable {
     public var isSSML: Bool
     /// The text's language.
     public var language: String
-    /// Where to start, in milliseconds (`audioPlaybackParams.startPosMs`).
+    /// Where to start, in milliseconds (`audioPlaybackParams.startPosMs`, or where an interruption stopped it
+    /// minus `rewindCurrentAudioSegmentMs`); `nil` from the start. Only the first play of a looping segment starts
+    /// here.
     public var startPosition: Int?
+    /// How many times the segment plays: 1 unless `loopPlay`; with `loopPlay`, `maxPlayCount`, or `nil` (until the
+    /// module is stopped, barged into or left by a listener intent) when that is 0 or unset.
+    public var plays: Int?
+    /// Whether the caller may barge in (`recognizeWhilePlay`): listening runs during it and the caller's speech
+    /// stops it.
+    public var bargeIn: Bool
 
     /// Creates a segment.
     public init(
         moduleID: String, promptID: String, type: AudioSegmentType, audioFile: String? = nil, text: String? = nil,
-        textFile: String? = nil, isSSML: Bool = false, language: String = "en-US", startPosition: Int? = nil
+        textFile: String? = nil, isSSML: Bool = false, language: String = "en-US", startPosition: Int? = nil,
+        plays: Int? = 1, bargeIn: Bool = false
     ) {
         self.moduleID = moduleID
         self.promptID = promptID
@@ -800,6 +1079,8 @@ public struct PlaybackSegment: Sendable, Hashable {
         self.isSSML = isSSML
         self.language = language
         self.startPosition = startPosition
+        self.plays = plays
+        self.bargeIn = bargeIn
     }
 }
 
@@ -817,6 +1098,55 @@ public struct RecognitionPlan: Sendable, Hashable {
     public var noInputTimeout: Duration
     /// `srSessionParams.enablePartialResults`.
     public var partialResults: Bool
+    /// `vadParams` when `enableVAD` is true: the caller's speech is then found by the energy detector (and a
+    /// barge-in happens when it hears speech); otherwise by the recognizer (its `speechStarted`).
+    public var voiceActivity: VoiceActivityPlan?
+    /// `maxPostSpeechSilenceLengthMs`: the silence that ends the utterance; `nil` (0 or unset) for the
+    /// recognizer's default.
+    public var endSilence: Duration?
+    /// `maxSpeechLengthMs`: the longest utterance; `nil` (0 or unset) for the recognizer's default.
+    public var maxSpeech: Duration?
+
+    /// Creates a plan.
+    public init(
+        moduleID: String, locale: String = "en-US", engine: String? = nil, phrases: [String] = [],
+        noInputTimeout: Duration = .seconds(8), partialResults: Bool = false,
+        voiceActivity: VoiceActivityPlan? = nil, endSilence: Duration? = nil, maxSpeech: Duration? = nil
+    ) {
+        self.moduleID = moduleID
+        self.locale = locale
+        self.engine = engine
+        self.phrases = phrases
+        self.noInputTimeout = noInputTimeout
+        self.partialResults = partialResults
+        self.voiceActivity = voiceActivity
+        self.endSilence = endSilence
+        self.maxSpeech = maxSpeech
+    }
+}
+
+/// `recordAudioParams.vadParams` of a module with `enableVAD`: Parley's energy ``VoiceActivityDetector`` finds the
+/// caller's speech.
+public struct VoiceActivityPlan: Sendable, Hashable {
+    /// `minSpeechToDetectMs` (default 200 ms): the voiced audio that counts as speech starting.
+    public var minSpeech: Duration
+    /// `minSilenceToDetectMs` (default 500 ms): the quiet audio that counts as speech ending.
+    public var minSilence: Duration
+
+    /// Creates a plan.
+    public init(minSpeech: Duration = .milliseconds(200), minSilence: Duration = .milliseconds(500)) {
+        self.minSpeech = minSpeech
+        self.minSilence = minSilence
+    }
+
+    /// The detector's parameters at 16 kHz: onset and hangover from ``minSpeech`` and ``minSilence``.
+    public var parameters: VoiceActivityParameters {
+        let frame = 320
+        let rate = AudioBuffer.recognitionSampleRate
+        return VoiceActivityParameters(
+            frameLength: frame, onsetFrames: AudioBuffer.samples(in: minSpeech, sampleRate: rate) / frame,
+            hangoverFrames: AudioBuffer.samples(in: minSilence, sampleRate: rate) / frame)
+    }
 }
 
 /// How to record.
@@ -831,4 +1161,7 @@ public struct RecordingPlan: Sendable, Hashable {
     public var maxPreSpeechSilence: Duration?
     /// `maxPostSpeechSilenceLengthMs`; `nil` when 0 or unset.
     public var maxPostSpeechSilence: Duration?
+    /// `vadParams` when `enableVAD` is true. Live recording applies the silence limits only then: without a
+    /// detector nothing tells speech from silence.
+    public var voiceActivity: VoiceActivityPlan?
 }

@@ -84,4 +84,7 @@ public enum FinishReason: Sendable, Hashable {
     case stopped
     /// The engine could not continue; ``VoiceFlowRunner/lastError`` has the same error.
     case failed(ParleyError)
+    /// An audio-session interruption ended the flow (`audioInterruptTransitionParams.transitionType` `end`, the
+    /// default).
+    case interrupted
 }

@@ -38,10 +38,13 @@ public struct VoiceFlow: Sendable, Hashable {
         let type: ModuleType
         let defaultTarget: String?
         let assignments: [Assignment]
+        /// A `process` module's `audioInterruptTransitionParams`: the flow-wide default once it has run.
+        let interruptParams: JSONObject?
 
         init(_ module: Module) {
             type = module.type
             defaultTarget = module.goTo.defaultTarget
+            interruptParams = module.type == .process ? module.json["audioInterruptTransitionParams"]?.objectValue : nil
             guard module.type == .process else {
                 assignments = []
                 return

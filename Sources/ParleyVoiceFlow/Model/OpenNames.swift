@@ -76,6 +76,8 @@ public struct MediaFunction: RawRepresentable, Hashable, Sendable, ExpressibleBy
     public static let recordAudio: Self = "NMF_RECORD_AUDIO"
     /// Speech recognition.
     public static let recognizeAudio: Self = "NMF_RECOGNIZE_AUDIO"
+    /// The platform's audio session (Parley's name): interruptions begin and end.
+    public static let audioSession: Self = "NMF_AUDIO_SESSION"
 }
 
 /// A media event. Raw values are the reference API's names where it shows them (`NME_STARTED`, `NME_ENDED`,
@@ -100,6 +102,10 @@ public struct MediaEvent: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let error: Self = "NME_ERROR"
     /// Recognition heard nothing before its no-input timeout.
     public static let timeout: Self = "NME_TIMEOUT"
+    /// An audio-session interruption began (Parley's name; `NMF_AUDIO_SESSION`).
+    public static let interruptionBegan: Self = "NME_INTERRUPTION_BEGAN"
+    /// An audio-session interruption ended (Parley's name; `NMF_AUDIO_SESSION`); the data has `transitionType`.
+    public static let interruptionEnded: Self = "NME_INTERRUPTION_ENDED"
     /// Microphone permission granted.
     public static let microphonePermissionGranted: Self = "NME_MICROPHONE_PERMISSION_GRANTED"
     /// Microphone permission denied.

@@ -15,6 +15,14 @@ public import ParleySpeech
 ///
 /// Callbacks go, in order and one at a time, to ``events`` and to the delegate; the runner waits for the delegate
 /// before it continues. The clock stamps ``history``; the random generator chooses `select` prompts.
+///
+/// With live speech (``init(live:recorder:permissions:clock:random:logger:)``) prompts stream to a sink while the
+/// caller is recognised as they speak, and prompts with `recognizeWhilePlay` can be barged into:
+///
+/// ```swift
+/// let runner = VoiceFlowRunner(live: .soundDevice(recognizer: PocketsphinxStreamingRecognizer()))
+/// await runner.initializeDefaultAudioSession()
+/// ```
 public actor VoiceFlowRunner {
     /// A callback with the time it happened, measured on the runner's clock from the start of the run.
     public struct TimedEvent: Sendable, Hashable {
@@ -34,8 +42,9 @@ public actor VoiceFlowRunner {
     public private(set) var lastError: ParleyError?
 
     private let synthesizer: (any SpeechSynthesizer)?
-    private let recognizer: any SpeechRecognizer
-    private let player: any AudioPlayer
+    private let recognizer: (any SpeechRecognizer)?
+    private let player: (any AudioPlayer)?
+    private let live: LiveSpeech?
     private let recorder: (any AudioRecorder)?
     private let permissions: any PermissionSource
     private let elapsed: @Sendable () -> Duration
@@ -55,9 +64,21 @@ public actor VoiceFlowRunner {
     public private(set) var logger: Logger
 
     private var engine: Engine?
-    private var mediaTask: Task<Engine.Input, Never>?
+    private var cancelMedia: (@Sendable () -> Void)?
     private var control: Engine.Input?
     private var resumeWaiter: CheckedContinuation<Void, Never>?
+
+    // Live speech: the listening in progress, barge-in and audio-session interruptions.
+    private var listening: LiveListening?
+    private var playingBargeIn = false
+    private var speechHeard = false
+    private var bargeInPending = false
+    private var lastStoppedAt: Duration?
+    private var interruptionPending = false
+    private var interruptionEndPending = false
+    private var interruptionWaiter: CheckedContinuation<Void, Never>?
+    /// What the last ``initializeDefaultAudioSession()`` or ``initializeAudioSession(_:)`` did.
+    public private(set) var audioSession: AudioSessionReport?
 
     /// Creates a runner.
     /// - Parameters:
@@ -85,6 +106,38 @@ public actor VoiceFlowRunner {
         self.synthesizer = synthesizer
         self.recognizer = recognizer
         self.player = player
+        self.live = nil
+        self.recorder = recorder
+        self.permissions = permissions
+        let start = clock.now
+        self.elapsed = { start.duration(to: clock.now) }
+        self.random = random
+    }
+
+    /// Creates a runner with live speech: prompts stream to `live.output` as they are synthesised, the caller is
+    /// recognised while speaking (partial hypotheses arrive as they are heard), and prompts with
+    /// `recognizeWhilePlay` stop when the caller speaks.
+    /// - Parameters:
+    ///   - live: The streaming engines and the caller's audio.
+    ///   - recorder: Captures `recordAudio` modules instead of `live.callerAudio`, when set.
+    ///   - permissions: Answers the permission requests.
+    ///   - clock: Stamps ``history``.
+    ///   - random: Chooses `select` prompts.
+    ///   - logger: Where the runner logs.
+    public init<C: Clock>(
+        live: LiveSpeech, recorder: (any AudioRecorder)? = nil,
+        permissions: any PermissionSource = SystemPermissionSource(), clock: C = ContinuousClock(),
+        random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(),
+        logger: Logger = Logger(label: "parley.voiceflow")
+    ) where C.Duration == Duration {
+        self.logger = logger
+        let (stream, continuation) = AsyncStream.makeStream(of: VoiceFlowEvent.self)
+        events = stream
+        sink = continuation
+        synthesizer = live.synthesizer
+        recognizer = nil
+        player = nil
+        self.live = live
         self.recorder = recorder
         self.permissions = permissions
         let start = clock.now
@@ -94,6 +147,100 @@ public actor VoiceFlowRunner {
 
     deinit {
         sink.finish()
+    }
+
+    /// The recognizer's engine name (``SRData/engine``).
+    private var recognizerEngine: String { live?.recognizer.engine ?? recognizer?.engine ?? "none" }
+
+    // MARK: Audio session
+
+    /// Configures the audio session with the reference's defaults (`initializeDefaultAudioSession`): allow
+    /// Bluetooth, duck others, default to the device speaker, voice-chat mode. See
+    /// ``initializeAudioSession(_:)``.
+    @discardableResult
+    public func initializeDefaultAudioSession() -> AudioSessionReport {
+        initializeAudioSession(.standard)
+    }
+
+    /// Configures the audio session (`initializeAudioSession`): `AVAudioSession` on iOS-family platforms, where an
+    /// interruption of the session is then routed to ``audioInterruptionBegan()`` and
+    /// ``audioInterruptionEnded()``; elsewhere the configuration is only recorded (``audioSession``).
+    @discardableResult
+    public func initializeAudioSession(_ configuration: AudioSessionConfiguration) -> AudioSessionReport {
+        let report = configuration.apply()
+        if !report.applied { log(.info, "AudioSession", "audio session not applied: \(report.note ?? "")") }
+        #if canImport(AVFAudio) && (os(iOS) || os(visionOS) || os(tvOS))
+            if report.applied { observeInterruptions() }
+        #endif
+        audioSession = report
+        return report
+    }
+
+    /// Configures the audio session from the reference's JSON (`initializeAudioSession(jsonData:)`).
+    /// - Throws: the parse errors of ``AudioSessionConfiguration/init(parsing:)``.
+    @discardableResult
+    public func initializeAudioSession(json: String) throws(ParleyError) -> AudioSessionReport {
+        let configuration = try record { () throws(ParleyError) in try AudioSessionConfiguration(parsing: json) }
+        return initializeAudioSession(configuration)
+    }
+
+    /// Configures the audio session from a JSON file (`initializeAudioSession(localFileURL:)`; a relative name is
+    /// resolved in the `FC_VOICEFLOW` folder).
+    @discardableResult
+    public func initializeAudioSession(file: String) throws(ParleyError) -> AudioSessionReport {
+        try initializeAudioSession(json: try readResource(file, .voiceFlow))
+    }
+
+    #if canImport(AVFAudio) && (os(iOS) || os(visionOS) || os(tvOS))
+        private var interruptionObserver: (any NSObjectProtocol)?
+
+        private func observeInterruptions() {
+            guard interruptionObserver == nil else { return }
+            interruptionObserver = NotificationCenter.default.addObserver(
+                forName: AVAudioSession.interruptionNotification, object: nil, queue: nil
+            ) { [weak self] notification in
+                let raw = notification.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt
+                let began = raw.flatMap(AVAudioSession.InterruptionType.init(rawValue:)) == .began
+                Task { [weak self] in
+                    if began {
+                        try? await self?.audioInterruptionBegan()
+                    } else {
+                        try? await self?.audioInterruptionEnded()
+                    }
+                }
+            }
+        }
+    #endif
+
+    /// The platform's audio session was interrupted (`AVAudioSession.interruptionNotification` `.began`, routed
+    /// here by ``initializeAudioSession(_:)``; call it yourself elsewhere, or to test a flow's
+    /// `audioInterruptTransitionParams`). Media in progress is cancelled (its `NME_STOPPED` is delivered), then
+    /// `MediaEvent(id, id, NMF_AUDIO_SESSION, NME_INTERRUPTION_BEGAN)`; the flow waits for
+    /// ``audioInterruptionEnded()``.
+    public func audioInterruptionBegan() throws(ParleyError) {
+        guard engine != nil else { throw recorded(ParleyError(.invalidState, "no voice flow is running")) }
+        interruptionPending = true
+        interruptionEndPending = false
+        cancelMedia?()
+        resumeWaiter?.resume()
+        resumeWaiter = nil
+    }
+
+    /// The audio-session interruption ended: the module's `audioInterruptTransitionParams` (or the flow-wide
+    /// ones of a `process` module) say how the flow goes on — `resume` (a prompt plays again from where it stopped,
+    /// less `rewindCurrentAudioSegmentMs`; listening and recording start again), `repeat` (the module runs again),
+    /// `goto` (`goToVoiceFlowModuleID`, default `VF_END`) or `end` (the default: ``run()`` returns
+    /// ``FinishReason/interrupted``).
+    public func audioInterruptionEnded() throws(ParleyError) {
+        guard engine != nil else { throw recorded(ParleyError(.invalidState, "no voice flow is running")) }
+        if let interruptionWaiter {
+            self.interruptionWaiter = nil
+            interruptionWaiter.resume()
+        } else if interruptionPending || engine?.isInterrupted == true {
+            interruptionEndPending = true
+        } else {
+            throw recorded(ParleyError(.invalidState, "the audio session is not interrupted"))
+        }
     }
 
     // MARK: Loading
@@ -351,15 +498,19 @@ public actor VoiceFlowRunner {
         var configuration = Engine.Configuration(
             flow: flow, prompts: prompts, audioToText: audioToText,
             audioFileExists: { locations.find($0, in: .playAudio) != nil },
-            recognizerEngine: recognizer.engine)
+            recognizerEngine: recognizerEngine)
         configuration.defaultNoInputTimeout = .seconds(8)
+        configuration.listensWhilePlaying = live != nil
         var engine = Engine(configuration: configuration, fields: storedFields, random: random)
         engine.userIntent = storedIntent
         self.engine = engine
         history = []
         control = nil
         lastError = nil
+        interruptionPending = false
+        interruptionEndPending = false
         defer {
+            stopListening()
             if let engine = self.engine {
                 storedFields = engine.fields
                 storedIntent = engine.userIntent
@@ -379,27 +530,49 @@ public actor VoiceFlowRunner {
                     next = pending
                     break actionLoop
                 }
+                if interruptionPending, action.startsMedia { break actionLoop }
                 switch action {
                 case .emit(let event):
                     await deliver(event)
                 case .proceed:
                     next = .proceed
                 case .play(let segment):
-                    next = await perform(play(segment))
+                    next = await playSegment(segment)
+                case .listen(let plan):
+                    startListening(plan)
+                case .awaitRecognition:
+                    next = await awaitListening()
                 case .recognize(let plan):
-                    next = await perform(recognize(plan))
+                    if live != nil {
+                        startListening(plan)
+                        next = await awaitListening()
+                    } else {
+                        next = await perform(recognize(plan))
+                    }
                 case .record(let plan):
                     next = await perform(recordAudio(plan))
+                case .waitForInterruptionEnd:
+                    if control == nil, !interruptionEndPending {
+                        await withCheckedContinuation { interruptionWaiter = $0 }
+                    }
+                    interruptionEndPending = false
+                    next = takeControl() ?? .audioInterruptionEnded
                 case .waitForResume:
-                    if control == nil { await withCheckedContinuation { resumeWaiter = $0 } }
-                    next = takeControl() ?? .resume
+                    if control == nil, !interruptionPending { await withCheckedContinuation { resumeWaiter = $0 } }
+                    next = takeControl() ?? (interruptionPending ? nil : .resume)
                 case .finish(let reason):
                     if case .failed(let error) = reason { lastError = error }
                     log(.info, nil, "voice flow finished: \(reason)")
                     return reason
                 }
             }
-            if let pending = takeControl() { next = pending }
+            if let pending = takeControl() {
+                next = pending
+            } else if interruptionPending {
+                interruptionPending = false
+                stopListening()
+                next = .audioInterruptionBegan(playedTo: lastStoppedAt)
+            }
             guard let next else {
                 let error = ParleyError(.internalFailure, "the engine stopped without finishing")
                 lastError = error
@@ -444,22 +617,100 @@ public actor VoiceFlowRunner {
 
     private func requestControl(_ input: Engine.Input) {
         control = input
-        mediaTask?.cancel()
+        cancelMedia?()
         resumeWaiter?.resume()
         resumeWaiter = nil
+        interruptionWaiter?.resume()
+        interruptionWaiter = nil
     }
 
     private func takeControl() -> Engine.Input? {
         defer { control = nil }
+        if control != nil { stopListening() }
         return control
     }
 
-    private func perform(_ work: @escaping @Sendable () async -> Engine.Input) async -> Engine.Input {
+    private func perform<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
         let task = Task { await work() }
-        mediaTask = task
+        cancelMedia = { task.cancel() }
+        // What asked to cancel the media before it started: stop at once.
+        if bargeInPending || interruptionPending || control != nil { task.cancel() }
         let result = await task.value
-        mediaTask = nil
+        cancelMedia = nil
         return result
+    }
+
+    // MARK: Live listening and barge-in
+
+    private func startListening(_ plan: RecognitionPlan) {
+        guard let live else { return }
+        stopListening()
+        let listening = LiveListening(plan: plan) { [weak self] in await self?.callerSpoke() }
+        self.listening = listening
+        speechHeard = false
+        bargeInPending = false
+        Task { await listening.start(recognizer: live.recognizer, audio: live.callerAudio) }
+    }
+
+    private func stopListening() {
+        guard let listening else { return }
+        self.listening = nil
+        Task { await listening.cancel() }
+    }
+
+    /// The listening heard the caller start speaking: a prompt that allows barge-in stops.
+    private func callerSpoke() {
+        speechHeard = true
+        if playingBargeIn {
+            bargeInPending = true
+            cancelMedia?()
+        }
+    }
+
+    private func awaitListening() async -> Engine.Input? {
+        guard let listening else {
+            return .recognitionFailed(
+                ParleyError(.internalFailure, "the engine waits for a listening that never began"))
+        }
+        await listening.arm()
+        guard let outcome = await perform({ await listening.next() }) else { return nil }
+        switch outcome {
+        case .partial(let text):
+            return .partial(text)
+        case .final(let text):
+            self.listening = nil
+            return .recognized(.hypothesis(text))
+        case .noInput:
+            self.listening = nil
+            return .recognized(.noInput)
+        case .failed(let error):
+            self.listening = nil
+            return .recognitionFailed(error)
+        }
+    }
+
+    private func playSegment(_ segment: PlaybackSegment) async -> Engine.Input? {
+        guard let live else { return await perform(play(segment)) }
+        let start = segment.startPosition.map { Duration.milliseconds($0) } ?? .zero
+        lastStoppedAt = start
+        if segment.bargeIn, listening != nil, speechHeard {
+            // The caller spoke before this prompt began (during one that did not allow barge-in).
+            return .bargeIn(playedTo: start)
+        }
+        playingBargeIn = segment.bargeIn && listening != nil
+        let outcome = await perform(livePlay(segment, live))
+        playingBargeIn = false
+        let pending = bargeInPending
+        bargeInPending = false
+        switch outcome {
+        case .ended:
+            return .segmentEnded
+        case .failed(let error):
+            return .segmentFailed(error)
+        case .stopped(let position):
+            lastStoppedAt = position
+            return pending ? .bargeIn(playedTo: position) : nil
+        }
     }
 
     private func deliver(_ event: VoiceFlowEvent) async {
@@ -486,8 +737,89 @@ public actor VoiceFlowRunner {
 
     // MARK: Media
 
+    /// How a live playback ended.
+    private enum PlayOutcome: Sendable {
+        case ended
+        case failed(ParleyError)
+        /// Cancelled this far into the segment's audio.
+        case stopped(Duration)
+    }
+
+    private func livePlay(_ segment: PlaybackSegment, _ live: LiveSpeech) -> @Sendable () async -> PlayOutcome {
+        let locations = self.locations
+        let pronunciations = self.pronunciations
+        let voice = selectedVoices[live.synthesizer.engine]
+        return {
+            let progress = PlaybackProgress()
+            do throws(ParleyError) {
+                let audio: SpeechStream<AudioBuffer>
+                switch segment.type {
+                case .audioFile:
+                    guard let name = segment.audioFile, let url = locations.find(name, in: .playAudio) else {
+                        throw ParleyError(.audioFileMissing, "audio file \(segment.audioFile ?? "") not found")
+                    }
+                    audio = live.audioFiles(url)
+                default:
+                    var text = segment.text ?? ""
+                    if segment.type == .textFile {
+                        guard let name = segment.textFile, let url = locations.find(name, in: .playText) else {
+                            throw ParleyError(.fileNotFound, "text file \(segment.textFile ?? "") not found")
+                        }
+                        text = try readText(url)
+                    }
+                    audio = live.synthesizer.stream(
+                        SynthesisRequest(
+                            text: text, isSSML: segment.isSSML, voice: voice, language: segment.language,
+                            pronunciations: pronunciations))
+                }
+                let start = Duration.milliseconds(segment.startPosition ?? 0)
+                try await live.output.play(Self.paced(audio, from: start, pacing: live.pacing, progress: progress))
+                if Task.isCancelled { return .stopped(await progress.position) }
+                return .ended
+            } catch {
+                if Task.isCancelled || error.code == .speechCancelled { return .stopped(await progress.position) }
+                return .failed(error)
+            }
+        }
+    }
+
+    /// `audio` from `start` on, handed out in paced audio time; `progress` follows the position handed out.
+    private static func paced(
+        _ audio: SpeechStream<AudioBuffer>, from start: Duration, pacing: AudioPacing, progress: PlaybackProgress
+    ) -> SpeechStream<AudioBuffer> {
+        let (stream, continuation) = SpeechStream<AudioBuffer>.makeStream()
+        let task = Task {
+            let timer = pacing.start()
+            var position = Duration.zero
+            await progress.set(start)
+            do throws(ParleyError) {
+                pieces: for try await whole in audio {
+                    for var chunk in whole.pieces() {
+                        let end = position + chunk.duration
+                        defer { position = end }
+                        if end <= start { continue }
+                        if position < start {
+                            let skip = AudioBuffer.samples(in: start - position, sampleRate: chunk.sampleRate)
+                            chunk.samples.removeFirst(min(skip, chunk.samples.count))
+                        }
+                        // Hand out up to 100 ms ahead of real time, so a player never runs dry.
+                        await timer.wait(until: max(.zero, end - start - .milliseconds(100)))
+                        if Task.isCancelled { break pieces }
+                        continuation.yield(chunk)
+                        await progress.set(end)
+                    }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination { task.cancel() }
+        return stream
+    }
+
     private func play(_ segment: PlaybackSegment) -> @Sendable () async -> Engine.Input {
-        let player = self.player
+        let player = self.player ?? SilentPlayer()
         let locations = self.locations
         let pronunciations = self.pronunciations
         let voice = selectedVoices[synthesizer?.engine ?? ""]
@@ -528,6 +860,9 @@ public actor VoiceFlowRunner {
         let recorder = self.recorder
         return {
             do throws(ParleyError) {
+                guard let recognizer else {
+                    throw ParleyError(.speechEngineUnavailable, "the runner has no recognizer")
+                }
                 var request = RecognitionRequest(
                     taskID: plan.moduleID, locale: plan.locale, phrases: plan.phrases,
                     noInputTimeout: plan.noInputTimeout, partialResults: plan.partialResults)
@@ -551,15 +886,20 @@ public actor VoiceFlowRunner {
     private func recordAudio(_ plan: RecordingPlan) -> @Sendable () async -> Engine.Input {
         let recorder = self.recorder
         let locations = self.locations
+        let callerAudio = live?.callerAudio
         return {
             do throws(ParleyError) {
-                guard let recorder else { throw ParleyError(.speechEngineUnavailable, "the runner has no recorder") }
                 let file: URL
                 do {
                     file = try locations.recordingURL(for: plan.fileName)
                 } catch {
                     throw ParleyError(.fileNotFound, "cannot create the record folder", underlying: error)
                 }
+                if recorder == nil, let callerAudio {
+                    return .recorded(
+                        try await LiveRecording.record(plan, from: try await callerAudio.nextTurn(), to: file))
+                }
+                guard let recorder else { throw ParleyError(.speechEngineUnavailable, "the runner has no recorder") }
                 let result = try await recorder.record(
                     RecordingRequest(
                         file: file, maxLength: plan.maxLength, maxPreSpeechSilence: plan.maxPreSpeechSilence,
@@ -593,6 +933,25 @@ public actor VoiceFlowRunner {
             return try body()
         } catch {
             throw recorded(error)
+        }
+    }
+}
+
+/// How far a live playback has handed out its audio.
+private actor PlaybackProgress {
+    private(set) var position = Duration.zero
+
+    func set(_ position: Duration) {
+        self.position = position
+    }
+}
+
+extension Engine.Action {
+    /// Whether the runner starts media for it (held back while an audio-session interruption is pending).
+    var startsMedia: Bool {
+        switch self {
+        case .play, .listen, .recognize, .record, .awaitRecognition: true
+        default: false
         }
     }
 }

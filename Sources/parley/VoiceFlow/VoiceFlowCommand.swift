@@ -83,7 +83,8 @@ struct GraphVoiceFlow: ParsableCommand {
     }
 }
 
-/// `parley voiceflow run FLOW --prompts P [--map M] [--field NAME=VALUE]… [--script S] [--speak]`.
+/// `parley voiceflow run FLOW --prompts P [--map M] [--field NAME=VALUE]… [--script S | --speak | --live |
+/// --audio-in FILE…]`.
 struct RunVoiceFlow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -94,7 +95,12 @@ struct RunVoiceFlow: AsyncParsableCommand {
             comments are skipped. Each --field presets a runtime field (true/false and integers become booleans \
             and numbers). A hypothesis sets the user intent named in the flow when it equals that intent's name \
             with spaces for underscores, case ignored. With --speak, prompts are spoken with espeak-ng and each \
-            "say:" turn is synthesised and recognised with pocketsphinx.
+            "say:" turn is synthesised and recognised with pocketsphinx. With --live the flow talks to the \
+            microphone and speakers (sox's rec and play, espeak-ng, streaming pocketsphinx): partial hypotheses \
+            arrive while the caller speaks and prompts with recognizeWhilePlay stop when the caller does. \
+            --audio-in scripts the caller instead: each listening or recording consumes the next file (any format \
+            sox reads), streamed in real audio time (--audio-speed N: N times faster) from the moment listening \
+            starts, then silence; prompts are synthesised and discarded at the same pace.
             """
     )
 
@@ -119,7 +125,24 @@ struct RunVoiceFlow: AsyncParsableCommand {
     @Flag(help: "Use the real engines: espeak-ng for prompts and user turns, pocketsphinx to recognise them.")
     var speak = false
 
+    @Flag(help: "Talk to the microphone and speakers (sox rec/play, espeak-ng, streaming pocketsphinx).")
+    var live = false
+
+    @Option(
+        name: .customLong("audio-in"), parsing: .upToNextOption,
+        help: "The caller's audio, one file per listening or recording turn (streamed through the recognizer).")
+    var audioIn: [String] = []
+
+    @Option(help: "With --audio-in: how many times faster than real audio time the call runs.")
+    var audioSpeed: Double = 1
+
     func run() async throws {
+        if live || !audioIn.isEmpty {
+            guard script == nil, !speak, !(live && !audioIn.isEmpty) else {
+                throw ValidationError("--live and --audio-in go without --script, --speak or each other")
+            }
+            guard audioSpeed > 0 else { throw ValidationError("--audio-speed must be above 0") }
+        }
         let turns: [UserTurn]
         do {
             turns = try script.map { try UserTurn.parse(script: String(contentsOfFile: $0, encoding: .utf8)) } ?? []
@@ -130,7 +153,9 @@ struct RunVoiceFlow: AsyncParsableCommand {
         let runner: VoiceFlowRunner
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-run-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        if speak {
+        if live || !audioIn.isEmpty {
+            runner = try await liveRunner(seed: seed)
+        } else if speak {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             var files: [URL] = []
             for (index, turn) in turns.enumerated() {
@@ -177,10 +202,52 @@ struct RunVoiceFlow: AsyncParsableCommand {
         switch reason {
         case .completed: print("finished: completed")
         case .stopped: print("finished: stopped")
+        case .interrupted: print("finished: interrupted")
         case .failed(let error):
             print("finished: failed \(error)")
             throw ExitCode.failure
         }
+    }
+
+    /// A runner with streaming speech: the sound devices (checked first: without them the command fails with
+    /// `speech.audioDeviceUnavailable` rather than running a flow that cannot hear or speak) or the --audio-in files.
+    func liveRunner(seed: UInt64) async throws -> VoiceFlowRunner {
+        #if os(Linux)
+            let recognizer = PocketsphinxStreamingRecognizer()
+        #else
+            print("error[\(ParleyError.Code.speechEngineUnavailable)]: live voice flows need PocketSphinx (Linux)")
+            throw ExitCode.failure
+        #endif
+        let speech: LiveSpeech
+        if live {
+            if let error = await Self.soundDeviceError() {
+                print("error[\(error.code)]: \(error.message)")
+                throw ExitCode.failure
+            }
+            speech = .soundDevice(recognizer: recognizer)
+        } else {
+            let files = audioIn.map { URL(fileURLWithPath: $0) }
+            for file in files where !FileManager.default.fileExists(atPath: file.path) {
+                print("error[\(ParleyError.Code.audioFileMissing)]: no audio file at \(file.path)")
+                throw ExitCode.failure
+            }
+            speech = .scripted(files: files, recognizer: recognizer, speed: audioSpeed)
+        }
+        return VoiceFlowRunner(live: speech, random: SeededRandomNumberGenerator(seed: seed))
+    }
+
+    /// Why the machine cannot capture or play sound, if it cannot: `rec` records 10 ms and `play` plays 10 ms of
+    /// silence (each fails at once without a device).
+    static func soundDeviceError() async -> ParleyError? {
+        if case .denied(let reason) = await SystemPermissionSource().request(.microphone) {
+            return ParleyError(.audioDeviceUnavailable, "cannot record from the microphone: \(reason)")
+        }
+        do {
+            try await SoxStreamingPlayer().play(.of([AudioBuffer(samples: [Int16](repeating: 0, count: 160))]))
+        } catch {
+            return ParleyError(.audioDeviceUnavailable, "cannot play to the speakers: \(error.message)")
+        }
+        return nil
     }
 
     static func format(_ duration: Duration) -> String {

@@ -1,0 +1,201 @@
+import Foundation
+import ParleyCore
+import ParleySpeech
+
+/// One listening of a live run: feeds the caller's audio to a streaming recognition session and keeps what it
+/// reports for the runner, which reads it with ``next()`` when the engine waits for recognition.
+///
+/// The caller's speech is found by the recognizer — its first hypothesis word (a partial), not its `speechStarted`,
+/// which PocketSphinx's adaptive detector also gives for noise while it adapts — or, when the module sets
+/// `enableVAD`, by Parley's energy ``VoiceActivityDetector`` (`minSpeechToDetectMs`, `minSilenceToDetectMs`);
+/// either way `onSpeech` is called once, which is how a prompt is barged into. The no-input timeout is counted in
+/// audio from ``arm()`` — when the prompt has ended — not from the start of listening, which may have begun with the
+/// prompt.
+actor LiveListening {
+    enum Outcome: Sendable, Hashable {
+        case partial(String)
+        case final(String)
+        case noInput
+        case failed(ParleyError)
+
+        var isTerminal: Bool {
+            if case .partial = self { return false }
+            return true
+        }
+    }
+
+    private let plan: RecognitionPlan
+    private let onSpeech: @Sendable () async -> Void
+    private var outcomes: [Outcome] = []
+    private var waiter: CheckedContinuation<Outcome?, Never>?
+    private var task: Task<Void, Never>?
+    private var heardSpeech = false
+    private var recognizer: (any StreamingRecognizer)?
+    private var session: (any RecognitionSession)?
+    private var triggered = false
+    private var finished = false
+    /// Samples fed so far, and where the no-input countdown started.
+    private var fed = 0
+    private var armedAt: Int?
+
+    init(plan: RecognitionPlan, onSpeech: @escaping @Sendable () async -> Void) {
+        self.plan = plan
+        self.onSpeech = onSpeech
+    }
+
+    /// Starts the session and the feeding.
+    func start(recognizer: any StreamingRecognizer, audio: any CallerAudio) {
+        self.recognizer = recognizer
+        task = Task {
+            do throws(ParleyError) {
+                let first = try await self.openSession()
+                let source = try await audio.nextTurn()
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { await self.read(first) }
+                    group.addTask { await self.feed(source.frames()) }
+                    await group.next()
+                    group.cancelAll()
+                }
+                await self.session?.cancel()
+            } catch {
+                self.report(.failed(error))
+            }
+        }
+    }
+
+    /// Starts a recognition session (the first, or the next after noise ended one without words).
+    private func openSession() async throws(ParleyError) -> any RecognitionSession {
+        guard let recognizer else { throw ParleyError(.speechEngineUnavailable, "no recognizer") }
+        let session = try await recognizer.startSession(
+            StreamingRecognitionRequest(
+                // Partials are always asked for: the first one is the recognizer's barge-in signal.
+                locale: plan.locale, phrases: plan.phrases, partialResults: true, maxAlternatives: 1,
+                // The runner counts the no-input timeout itself, from the end of the prompt.
+                noSpeechTimeout: .seconds(86_400), maxSpeech: plan.maxSpeech ?? .seconds(30),
+                endSilence: plan.endSilence ?? plan.voiceActivity?.minSilence ?? .milliseconds(500)))
+        self.session = session
+        return session
+    }
+
+    /// Starts the no-input countdown (the first call counts).
+    func arm() {
+        if armedAt == nil { armedAt = fed }
+    }
+
+    /// The next outcome: partials, then one terminal outcome; `nil` when the calling task is cancelled.
+    func next() async -> Outcome? {
+        if !outcomes.isEmpty { return outcomes.removeFirst() }
+        if finished { return nil }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(returning: nil)
+                } else {
+                    waiter = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter() }
+        }
+    }
+
+    /// Stops listening.
+    func cancel() {
+        task?.cancel()
+        finished = true
+        cancelWaiter()
+    }
+
+    private func cancelWaiter() {
+        waiter?.resume(returning: nil)
+        waiter = nil
+    }
+
+    private func report(_ outcome: Outcome) {
+        guard !finished else { return }
+        if outcome.isTerminal { finished = true }
+        if let waiter {
+            self.waiter = nil
+            waiter.resume(returning: outcome)
+        } else {
+            outcomes.append(outcome)
+        }
+        if outcome.isTerminal { task?.cancel() }
+    }
+
+    /// Speech began (a recognised word, or the energy detector with `enableVAD`): the no-input countdown no longer
+    /// counts; `trigger` says whether this detector decides barge-in.
+    private func speech(trigger: Bool) async {
+        heardSpeech = true
+        guard trigger, !triggered else { return }
+        triggered = true
+        await onSpeech()
+    }
+
+    private func read(_ first: any RecognitionSession) async {
+        var current = first
+        do throws(ParleyError) {
+            while true {
+                // PocketSphinx's detector may take noise for speech and end that "utterance" without words: that is
+                // not the caller's answer, so listening goes on with a new session; only the no-input timeout, a
+                // final or an error end it.
+                guard try await readUtterance(current), !finished, !Task.isCancelled else { break }
+                heardSpeech = false
+                current = try await openSession()
+            }
+            // Cancelled, or ended without a terminal event.
+            report(.noInput)
+        } catch {
+            report(.failed(error))
+        }
+    }
+
+    /// Reads one session's events; returns whether it ended without words (noise).
+    private func readUtterance(_ session: any RecognitionSession) async throws(ParleyError) -> Bool {
+        for try await event in session.events {
+            switch event {
+            case .speechStarted:
+                break
+            case .partial(let result):
+                await speech(trigger: plan.voiceActivity == nil)
+                if plan.partialResults { report(.partial(result.text)) }
+            case .final(let result):
+                await speech(trigger: plan.voiceActivity == nil)
+                report(.final(result.text))
+                return false
+            case .noSpeech:
+                return true
+            case .tooMuchSpeech(let result):
+                if result.text.isEmpty { return true }
+                report(.final(result.text))
+                return false
+            }
+        }
+        return false
+    }
+
+    private func feed(_ frames: SpeechStream<AudioBuffer>) async {
+        var detector = plan.voiceActivity.map { VoiceActivityDetector(parameters: $0.parameters) }
+        let timeout = AudioBuffer.samples(in: plan.noInputTimeout, sampleRate: AudioBuffer.recognitionSampleRate)
+        do throws(ParleyError) {
+            for try await chunk in frames {
+                if Task.isCancelled || finished { return }
+                if let changes = detector?.process(chunk.samples),
+                    changes.contains(where: { if case .speechStarted = $0 { true } else { false } })
+                {
+                    await speech(trigger: true)
+                }
+                // Audio fed while a new session opens goes to the ended one and is dropped (about 0.1 s).
+                try await session?.feed(chunk)
+                fed += chunk.samples.count
+                if let armedAt, !heardSpeech, fed - armedAt >= timeout {
+                    report(.noInput)
+                    return
+                }
+            }
+            await session?.finishAudio()
+        } catch {
+            report(.failed(error))
+        }
+    }
+}
