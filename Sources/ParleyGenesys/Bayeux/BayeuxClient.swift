@@ -59,7 +59,7 @@ public actor BayeuxClient {
     private var session: BayeuxSession
     /// The cookies the server set.
     public private(set) var cookies = CookieJar()
-    private var subscribers: [UUID: AsyncStream<Event>.Continuation] = [:]
+    private var subscribers = EventSubscribers<Event>()
     private var timerTask: Task<Void, Never>?
     private var inFlight: [UUID: Task<Void, Never>] = [:]
     private var publishWaiters: [String: CheckedContinuation<Void, any Error>] = [:]
@@ -87,11 +87,7 @@ public actor BayeuxClient {
 
     /// A new sequence of every event from now on.
     public func events() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Event.self)
-        let id = UUID()
-        subscribers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.removeSubscriber(id) } }
-        return stream
+        subscribers.subscribe { id in Task { await self.removeSubscriber(id) } }
     }
 
     /// Handshakes and starts long-polling.
@@ -139,10 +135,10 @@ public actor BayeuxClient {
         perform(actions.filter { if case .send = $0 { false } else { true } })
     }
 
-    private func removeSubscriber(_ id: UUID) { subscribers[id] = nil }
+    private func removeSubscriber(_ id: Int) { subscribers.remove(id) }
 
     private func emit(_ event: Event) {
-        for continuation in subscribers.values { continuation.yield(event) }
+        subscribers.yield(event)
     }
 
     private func perform(_ actions: [BayeuxSession.Action]) {

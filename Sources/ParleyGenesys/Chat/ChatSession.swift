@@ -80,7 +80,7 @@ public actor ChatSession {
 
     private var comet: BayeuxClient?
     private var cometTask: Task<Void, Never>?
-    private var subscribers: [UUID: AsyncStream<ChatEvent>.Continuation] = [:]
+    private var subscribers = EventSubscribers<ChatEvent>()
     private var tracker = TranscriptTracker()
     private var actionURLs: [String: URL] = [:]
     private var genesysSubscribed = false
@@ -115,11 +115,7 @@ public actor ChatSession {
 
     /// A new sequence of every event from now on.
     public func events() -> AsyncStream<ChatEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ChatEvent.self)
-        let id = UUID()
-        subscribers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.removeSubscriber(id) } }
-        return stream
+        subscribers.subscribe { id in Task { await self.removeSubscriber(id) } }
     }
 
     // MARK: Operations
@@ -404,9 +400,9 @@ public actor ChatSession {
         emit(.statusChanged(new))
     }
 
-    private func removeSubscriber(_ id: UUID) { subscribers[id] = nil }
+    private func removeSubscriber(_ id: Int) { subscribers.remove(id) }
 
     private func emit(_ event: ChatEvent) {
-        for continuation in subscribers.values { continuation.yield(event) }
+        subscribers.yield(event)
     }
 }

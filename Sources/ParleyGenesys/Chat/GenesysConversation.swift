@@ -90,7 +90,7 @@ public actor GenesysConversation: Conversation {
     private var agentOverride: AgentSession?
     private var userTyping = false
     private var following: Task<Void, Never>?
-    private var subscribers: [UUID: AsyncStream<ChatEvent>.Continuation] = [:]
+    private var subscribers = EventSubscribers<ChatEvent>()
 
     /// Chats that `makeChat` makes, one per interaction.
     /// - Parameters:
@@ -219,11 +219,7 @@ public actor GenesysConversation: Conversation {
 
     /// A new sequence of every event from now on.
     public func events() -> AsyncStream<ChatEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ChatEvent.self)
-        let id = UUID()
-        subscribers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.removeSubscriber(id) } }
-        return stream
+        subscribers.subscribe { id in Task { await self.removeSubscriber(id) } }
     }
 
     /// The chat so far: the customer's and the agent's lines and notices, without typing notices.
@@ -287,9 +283,9 @@ public actor GenesysConversation: Conversation {
         emit(.typingChanged(indicator))
     }
 
-    private func removeSubscriber(_ id: UUID) { subscribers[id] = nil }
+    private func removeSubscriber(_ id: Int) { subscribers.remove(id) }
 
     private func emit(_ event: ChatEvent) {
-        for continuation in subscribers.values { continuation.yield(event) }
+        subscribers.yield(event)
     }
 }

@@ -119,7 +119,7 @@ public actor ChatV2Session {
     private var machine = ChatV2Machine()
     private var comet: BayeuxClient?
     private var cometTask: Task<Void, Never>?
-    private var subscribers: [UUID: AsyncStream<ChatEvent>.Continuation] = [:]
+    private var subscribers = EventSubscribers<ChatEvent>()
     private var subscribed = false
     private var subscribedWaiters: [CheckedContinuation<Void, any Error>] = []
     private var startWaiter: CheckedContinuation<Void, any Error>?
@@ -158,11 +158,7 @@ public actor ChatV2Session {
 
     /// A new sequence of every event from now on.
     public func events() -> AsyncStream<ChatEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ChatEvent.self)
-        let id = UUID()
-        subscribers[id] = continuation
-        continuation.onTermination = { _ in Task { await self.removeSubscriber(id) } }
-        return stream
+        subscribers.subscribe { id in Task { await self.removeSubscriber(id) } }
     }
 
     // MARK: Operations
@@ -433,9 +429,9 @@ public actor ChatV2Session {
         emit(.statusChanged(new))
     }
 
-    private func removeSubscriber(_ id: UUID) { subscribers[id] = nil }
+    private func removeSubscriber(_ id: Int) { subscribers.remove(id) }
 
     private func emit(_ event: ChatEvent) {
-        for continuation in subscribers.values { continuation.yield(event) }
+        subscribers.yield(event)
     }
 }
