@@ -105,6 +105,9 @@ public actor ChatClient {
     var typingDraft: String?
     /// Holds `RESPONDING` notices back for `typingStatusInterval`.
     var typingThrottle: Task<Void, Never>?
+    // Speech input and read-aloud (see Speech/ChatClient+Speech.swift).
+    let speechSetup: SpeechSetup
+    var speech = SpeechState()
 
     /// A client. It does nothing until ``initialize()``.
     /// - Parameters:
@@ -115,12 +118,15 @@ public actor ChatClient {
     ///   - random: The random source of the reconnect jitter (inject a seeded one for repeatable tests).
     ///   - urlSession: The session for attachment uploads.
     ///   - hooks: ``Hooks`` that see, change or drop messages.
+    ///   - speech: The speech engines and devices (default: the chat server's speech endpoints, the platform's
+    ///     microphone and speaker).
     public init(
         configuration: Configuration, transport: (any ChatTransport)? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(), urlSession: URLSession = .shared,
-        hooks: Hooks = Hooks()
+        hooks: Hooks = Hooks(), speech: SpeechSetup = SpeechSetup()
     ) {
+        self.speechSetup = speech
         self.configuration = configuration
         self.transport = transport ?? WebSocketTransport(maxFrameSize: configuration.maxFrameSize)
         self.clock = clock
@@ -159,6 +165,7 @@ public actor ChatClient {
     /// ``initialize()`` then fails with ``ParleyError/Code/clientDestroyed``.
     public func destroy() async {
         guard lifecycle != .destroyed else { return }
+        await stopAllSpeech()
         await disconnect()
         resetConversationState()
         tokenRefreshTask?.cancel()
