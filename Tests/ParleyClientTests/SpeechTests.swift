@@ -340,3 +340,102 @@ struct ChatClientSpeechTests {
         }
     }
 }
+
+/// The real WebSocket transport, keeping every frame the client writes (to read the wire form of a message).
+actor FrameTap: ChatTransport {
+    private(set) var sent: [String] = []
+    private let base = WebSocketTransport()
+
+    private func keep(_ text: String) { sent.append(text) }
+
+    nonisolated func connect(
+        to url: URL, headers: [String: String], session: @escaping @Sendable (TransportConnection) async throws -> Void
+    ) async throws -> TransportClose? {
+        try await base.connect(to: url, headers: headers) { connection in
+            let tapped = TransportConnection(
+                inbound: connection.inbound,
+                send: { text in
+                    await self.keep(text)
+                    try await connection.send(text)
+                }, close: { await connection.close($0, reason: $1) })
+            try await session(tapped)
+        }
+    }
+}
+
+/// Real speech through the real engines: espeak-ng speaks the user's words, PocketSphinx hears them in the client's
+/// process, the real server's skill answers, and espeak-ng reads the answer into a recording speaker.
+@Suite("On-device speech end to end", .serialized, .timeLimit(.minutes(2)))
+struct OnDeviceSpeechEndToEndTests {
+    static let phrases = ["turn on the lights", "turn off the lights", "go to sleep", "play some music"]
+
+    /// `text` spoken by espeak-ng at 16 kHz, between silences.
+    static func speech(_ text: String) async throws -> AudioBuffer {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-client-sr-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let wav = folder.appendingPathComponent("speech.wav")
+        try await EspeakSynthesizer().synthesize(SynthesisRequest(text: text), to: wav)
+        let chunks = try await SoxAudioSource.file(wav).frames().collect()
+        let silence = { [Int16](repeating: 0, count: $0) }
+        return AudioBuffer(samples: silence(4_800) + chunks.flatMap(\.samples) + silence(24_000))
+    }
+
+    @Test func spokenWordsReachTheServerWithTheirSpeechIdAndTheReplyIsReadAloud() async throws {
+        let audio = try await Self.speech("turn on the lights")
+        try await RecordingBot.run { bot, webhook in
+            _ = try await InProcessServer.run(channels: [ChannelConfiguration(id: "voice", skill: .webhook(webhook))]) {
+                server in
+                var configuration = ChatClient.Configuration(url: server.url, channelId: "voice", userId: "val")
+                configuration.enableSpeechRecognition = true
+                configuration.enableSpeechSynthesis = true
+                configuration.initSpeechSynthesisMuted = false
+                configuration.speechSynthesisVoicePreferences = [VoicePreference(language: "en-us")]
+                let speaker = RecordingSink()
+                let tap = FrameTap()
+                let service = OnDeviceSpeechService(
+                    recognizer: PocketsphinxStreamingRecognizer(), synthesizer: EspeakSynthesizer(),
+                    request: StreamingRecognitionRequest(phrases: Self.phrases))
+                let client = ChatClient(
+                    configuration: configuration, transport: tap,
+                    speech: ChatClient.SpeechSetup(
+                        service: service, microphone: BufferAudioSource(audio), speaker: speaker,
+                        permissions: FixedPermissionSource.grantingAll))
+                var events = EventReader(await client.events())
+                try await client.initialize()
+                try await client.startRecording()
+                let log = try await RecordingLog.read(&events)
+                #expect(log.failures.isEmpty, "\(log.failures)")
+                #expect(!log.partials.isEmpty)
+                #expect(log.partials.allSatisfy { "turn on the lights".hasPrefix($0) }, "\(log.partials)")
+                #expect(log.finals == ["turn on the lights"])
+                let (result, sent) = try #require(log.recognized)
+                #expect(sent)
+                #expect(result.text == "turn on the lights")
+
+                try await events.expectReply("echo: turn on the lights")
+                let request = try #require(await bot.requests.last)
+                #expect(request["messagePayload"]?["text"]?.stringValue == "turn on the lights")
+                // The wire form the server got: a text message with sdkMetadata.speechId = the request id.
+                let frames = await tap.sent.compactMap { try? JSONValue(parsing: $0) }
+                let spoken = try #require(frames.first { $0["messagePayload"]?["text"] == "turn on the lights" })
+                #expect(spoken["sdkMetadata"]?["speechId"]?.stringValue == result.requestId)
+                let user = try #require(await client.messages().first { $0.sender == .user })
+                guard case .user(let message) = user.envelope else {
+                    Issue.record("not a user message")
+                    return
+                }
+                #expect(message.sdkMetadata?.speechId == result.requestId)
+
+                // The reply, read by espeak-ng into the speaker.
+                await speaker.waitForAudio()
+                let played = await speaker.played
+                #expect(played.allSatisfy { $0.sampleRate == 22_050 })
+                let seconds = Double(played.map(\.samples.count).reduce(0, +)) / 22_050
+                #expect(seconds > 0.8 && seconds < 5, "\(seconds) s of \"echo: turn on the lights\"")
+                #expect(played.flatMap(\.samples).contains { abs(Int($0)) > 1_000 }, "speech, not silence")
+                await client.destroy()
+            }
+        }
+    }
+}
