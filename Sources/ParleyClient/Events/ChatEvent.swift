@@ -53,9 +53,11 @@ public enum ChatEvent: Sendable {
     /// An utterance was recognised: sent as a message (`sent`, with `enableAutoSendSpeechResponse`), or handed to
     /// the app to put in the input field for the user to edit.
     case speechRecognized(SpeechResult, sent: Bool)
-    /// Speech input or reading aloud failed: a permission denied, an unsupported locale, nothing heard, the speech
-    /// service or the sound device failed (``ChatClient/startRecording()`` throws the ones it meets itself too).
+    /// Speech input failed: a permission denied, an unsupported locale, nothing heard, the speech service or the
+    /// microphone failed (``ChatClient/startRecording()`` throws the ones it meets itself too).
     case speechFailed(ParleyError)
+    /// Reading a message aloud failed: no sound device, or the synthesiser failed. Reading goes on with the next.
+    case speechSynthesisFailed(ParleyError)
     /// Reading aloud was muted or unmuted (``ChatClient/setSpeechSynthesisMuted(_:)``).
     case speechSynthesisMuted(Bool)
 }

@@ -68,7 +68,7 @@ extension ChatEventListener {
         case .error(let error): await onError(error: error)
         case .speechResponseReceived(let text, let final): await onSpeechResponseReceived(data: text, final: final)
         case .audioLevel(let level): await onAudioReceived(level: level)
-        case .recordingChanged, .speechRecognized, .speechFailed, .speechSynthesisMuted: break
+        case .recordingChanged, .speechRecognized, .speechFailed, .speechSynthesisMuted, .speechSynthesisFailed: break
         case .messageSent, .deliveryChanged, .messageUpdated, .transcriptCleared, .typingChanged, .agentChanged: break
         }
     }

@@ -246,7 +246,7 @@ extension ChatClient {
                 guard let self else { throw CancellationError() }
                 return try await self.speechContext()
             },
-            failure: { [weak self] error in await self?.emit(.speechFailed(error)) })
+            failure: { [weak self] error in await self?.emit(.speechSynthesisFailed(error)) })
         speech.reader = reader
         return reader
     }

@@ -186,7 +186,7 @@ public final class ChatViewModel {
         case .attachmentUploaded, .error:
             return
         case .recordingChanged, .speechResponseReceived, .audioLevel, .speechRecognized, .speechFailed,
-            .speechSynthesisMuted:
+            .speechSynthesisMuted, .speechSynthesisFailed:
             handleSpeech(event)  // the rows do not change
             return
         }
@@ -208,6 +208,8 @@ public final class ChatViewModel {
             if !sent { setDraft(result.text) }
         case .speechFailed(let error):
             fail(error)
+        case .speechSynthesisFailed(let error):
+            fail(error, message: error.message)
         case .speechSynthesisMuted(let muted):
             speech.isMuted = muted
         default:
@@ -429,8 +431,7 @@ public final class ChatViewModel {
                 case .speechPermissionDenied: strings[.speechPermissionDenied]
                 case .speechUnsupportedLocale: strings[.speechUnsupportedLocale]
                 case .speechRecognitionFailed: strings[.speechRecognitionError]
-                case .speechNoSpeech, .speechTooMuchSpeech, .audioDeviceUnavailable, .speechEngineFailed,
-                    .speechEngineUnavailable:
+                case .speechNoSpeech, .speechTooMuchSpeech, .speechEngineFailed, .speechEngineUnavailable:
                     strings[.speechError]
                 default: error.message
                 }
