@@ -118,6 +118,24 @@ extension ChatClient {
         await currentTTSService().isSpeaking()
     }
 
+    /// Waits until every message queued for reading aloud has been handed to the TTS service and — with the built-in
+    /// reader — read (or has failed): before a command-line chat quits, say. With an app's `ttsService` it returns
+    /// once the texts are handed over.
+    public func finishSpeaking() async {
+        if speech.pendingReads > 0 {
+            await withCheckedContinuation { speech.readWaiters.append($0) }
+        }
+        if configuration.ttsService == nil { await speech.reader?.waitUntilDone() }
+    }
+
+    /// One text was handed to the TTS service.
+    private func handedOver() {
+        speech.pendingReads -= 1
+        guard speech.pendingReads == 0 else { return }
+        speech.readWaiters.forEach { $0.resume() }
+        speech.readWaiters = []
+    }
+
     // MARK: Inside
 
     /// The speech service: the setup's, or the chat server's.
@@ -268,9 +286,11 @@ extension ChatClient {
                         await reader.setPreferences(await self.configuration.speechSynthesisVoicePreferences)
                     }
                     await tts.speak(text: text)
+                    await self.handedOver()
                 }
             }
         }
+        speech.pendingReads += 1
         speech.readQueue?.yield(text)
     }
 
@@ -294,6 +314,9 @@ extension ChatClient {
         recording(.cancel)
         speech.readQueue?.finish()
         speech.readQueue = nil
+        speech.pendingReads = 0
+        speech.readWaiters.forEach { $0.resume() }
+        speech.readWaiters = []
         await currentTTSService().stopSpeech()
     }
 }

@@ -81,4 +81,7 @@ struct SpeechState {
     var reader: SpeechReader?
     /// Texts to read aloud, in order.
     var readQueue: AsyncStream<String>.Continuation?
+    /// Texts queued and not yet handed to the TTS service, and who waits for them (``ChatClient/finishSpeaking()``).
+    var pendingReads = 0
+    var readWaiters: [CheckedContinuation<Void, Never>] = []
 }

@@ -97,6 +97,8 @@ final class TerminalChat {
             }
             if spoke, !interactive { await waitForTurn() }
         }
+        // The last reply is heard before the chat quits.
+        if voice, let client = conversation as? ChatClient { await client.finishSpeaking() }
         model.stop()
         await conversation.destroy()
         return 0
