@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension ChatClient {
     // MARK: Sending
@@ -51,43 +51,6 @@ extension ChatClient {
         await pumpOutbox()
     }
 
-    /// Uploads a file, then sends it as an attachment message.
-    ///
-    /// Before uploading, the client checks `enableAttachment`, that the file is not empty, and that the
-    /// share-menu configuration allows its type and size (25 MiB at most).
-    /// - Parameters:
-    ///   - data: The file's bytes.
-    ///   - fileName: Its name, shown to the skill as the attachment's title.
-    ///   - mimeType: Its MIME type; the attachment type (image, video, audio, file) follows from it.
-    ///   - progress: Called with the fraction uploaded, from 0 to 1 (1 once the server accepted the file).
-    /// - Returns: The attachment message, or `nil` when ``Hooks/beforeSend`` dropped it (the file stays uploaded).
-    @discardableResult
-    public func sendAttachment(
-        _ data: Data, fileName: String, mimeType: String, progress: @escaping @Sendable (Double) -> Void = { _ in }
-    ) async throws(ParleyError) -> ChatMessage? {
-        try checkInitialized()
-        guard configuration.enableAttachment else {
-            throw ParleyError(.featureDisabled, "attachments are switched off (enableAttachment is false)")
-        }
-        guard let limit = configuration.shareMenuConfiguration.sizeLimit(mimeType: mimeType, fileName: fileName) else {
-            throw ParleyError(
-                .attachmentTypeNotAllowed, "the share menu does not allow \(mimeType) files (\(fileName))")
-        }
-        guard !data.isEmpty else { throw ParleyError(.attachmentTooLarge, "\(fileName) is empty") }
-        guard data.count <= limit else {
-            throw ParleyError(.attachmentTooLarge, "\(fileName) has \(data.count) bytes; the limit is \(limit)")
-        }
-        var query = [("channelId", identity.channelId), ("userId", identity.userId)]
-        if let sessionSecret = configuration.sessionSecret { query.append(("sessionSecret", sessionSecret)) }
-        let url = try configuration.endpoint("chat/v1/attachments", websocket: false, query: query)
-        let uploaded = try await uploader.upload(
-            data, fileName: fileName, mimeType: mimeType, to: url, token: try await currentToken(), progress: progress)
-        let attachment = Attachment(
-            type: AttachmentType(mimeType: uploaded.mimeType), url: uploaded.url, title: uploaded.fileName)
-        emit(.attachmentUploaded(attachment))
-        return try await send(.attachment(attachment))
-    }
-
     /// Ends the conversation (Oracle's `endChat()`, the close button of `enableEndConversation`): asks the
     /// listener's `beforeEndConversation`, sends `closeSession` (waiting at most `connectionTimeout` for it to be
     /// delivered), disconnects, erases the local history (transcript and outbox), and reports
@@ -118,6 +81,7 @@ extension ChatClient {
             await waitForDelivery(of: Self.endOfTurnWaiter, within: configuration.connectionTimeout)
             endingTurn = false
         }
+        stopUploads(forget: true)
         await disconnect()
         resetConversationState()
         try transcript.clear()

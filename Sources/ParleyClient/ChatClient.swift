@@ -89,6 +89,15 @@ public actor ChatClient {
     var endingChat = false
     /// The chat language; `nil` lets the skill detect it (see Conversation/ChatClient+Language.swift).
     var language: String?
+    // Uploads (see Attachments/ChatClient+Uploads.swift).
+    /// The uploads not finished, kept until the server has them.
+    var uploadStore = UploadStore()
+    /// Where each unfinished upload is.
+    var uploadStates: [String: Upload] = [:]
+    /// The running uploads.
+    var uploadTasks: [String: Task<Result<ChatMessage?, ParleyError>, Never>] = [:]
+    /// Uploads stopped by ``destroy()``: kept for the next ``initialize()``.
+    var suspendedUploads: Set<String> = []
     // Typing, waiting for replies and the live agent (see Conversation/ChatClient+Typing.swift).
     var typing: TypingIndicator?
     var typingTimer: Task<Void, Never>?
@@ -147,6 +156,7 @@ public actor ChatClient {
             try await loadConversation()
             lifecycle = .initialized
             emit(.initialized)
+            resumeUploads()
         }
         try await connect()
     }
@@ -166,6 +176,7 @@ public actor ChatClient {
     public func destroy() async {
         guard lifecycle != .destroyed else { return }
         await stopAllSpeech()
+        stopUploads(forget: false)
         await disconnect()
         resetConversationState()
         tokenRefreshTask?.cancel()
@@ -245,9 +256,11 @@ public actor ChatClient {
         if let folder = configuration.storageFolder {
             transcript = try TranscriptStore(folder: folder, channelId: identity.channelId, userId: identity.userId)
             outbox = try Outbox(folder: folder, channelId: identity.channelId, userId: identity.userId)
+            uploadStore = try UploadStore(folder: folder, channelId: identity.channelId, userId: identity.userId)
         } else {
             transcript = TranscriptStore()
             outbox = Outbox()
+            uploadStore = UploadStore()
         }
         sequencer = InboundSequencer(lastSequence: outbox.lastSequence)
         recentMessageIds = []

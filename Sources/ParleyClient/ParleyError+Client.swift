@@ -21,6 +21,11 @@ extension ParleyError.Code {
     public static let attachmentTypeNotAllowed: Self = "attachment.typeNotAllowed"
     /// The upload failed; the message carries the HTTP status or the network error.
     public static let uploadFailed: Self = "attachment.uploadFailed"
+    /// The server answered the upload with a refusal that trying again cannot change (4xx other than 408, 413,
+    /// 415 and 429).
+    public static let uploadRefused: Self = "attachment.uploadRefused"
+    /// ``ChatClient/cancelUpload(_:)`` stopped the upload.
+    public static let uploadCancelled: Self = "attachment.uploadCancelled"
     /// The action cannot be sent as a message (only postback actions can).
     public static let unsupportedAction: Self = "client.unsupportedAction"
     /// The app's `beforeEndConversation` reported an error, so the conversation was not ended.

@@ -78,7 +78,10 @@ struct AttachmentsAgentsAndRetryTests {
     @Test func aFailedUploadIsRetriedWhenTheServerIsBack() async throws {
         let port = try freePort()
         let url = URL.loopback(port: port)
-        let model = await Self.model(url: url) { $0.reconnect = .never }
+        let model = await Self.model(url: url) {
+            $0.reconnect = .never
+            $0.uploadRetryLimit = 0  // no automatic retry: the row offers one
+        }
         _ = try? await model.conversation.initialize()  // nothing listens yet: initialized, not connected
         let failed = await model.attach(Self.png, fileName: "pixel.png", mimeType: "image/png")
         #expect(failed.failureCode == .uploadFailed)
@@ -94,6 +97,53 @@ struct AttachmentsAgentsAndRetryTests {
             await waitUntil("the attachment row") { model.texts == ["attachment: pixel.png"] }
             await model.conversation.destroy()
         }
+    }
+
+    /// A client on a port where nothing listens, with a clock that only moves when told (so retries wait).
+    static func cutOffModel(folder: URL? = nil, port: Int) async -> (ChatViewModel, ChatClient) {
+        var flags = ChatClient.Configuration(url: .loopback(port: port), channelId: "echo", userId: "ada")
+        flags.reconnect = .never
+        flags.storageFolder = folder
+        let client = ChatClient(configuration: flags, clock: VirtualClock())
+        let model = ChatViewModel(client: client, configuration: ChatViewModel.Configuration(locale: "en"))
+        await model.start()
+        _ = try? await client.initialize()
+        return (model, client)
+    }
+
+    @Test func anUploadTheClientTriesAgainSaysSoAndCanBeCancelled() async throws {
+        let (model, client) = await Self.cutOffModel(port: try freePort())
+        let attaching = Task { await model.attach(Self.png, fileName: "pixel.png", mimeType: "image/png") }
+        await waitUntil("the retry") { model.uploadRows.first?.statusText == "Upload failed, trying again…" }
+        let row = try #require(model.uploadRows.first)
+        #expect(row.canCancel)
+        #expect(!row.canRetry, "the client retries by itself")
+        #expect(await model.cancelUpload(row.id) == .done)
+        #expect(await attaching.value == .ignored)
+        #expect(model.uploadRows.isEmpty)
+        #expect(model.alert == nil)
+        await client.destroy()
+    }
+
+    @Test func anUploadResumedAfterARestartHasARow() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-ui-uploads-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let port = try freePort()
+        let (before, beforeClient) = await Self.cutOffModel(folder: folder, port: port)
+        let attaching = Task { await before.attach(Self.png, fileName: "pixel.png", mimeType: "image/png") }
+        await waitUntil("the retry") { before.uploadRows.first?.statusText == "Upload failed, trying again…" }
+        await beforeClient.destroy()  // the app ends
+        _ = await attaching.value
+
+        let (after, afterClient) = await Self.cutOffModel(folder: folder, port: port)
+        await waitUntil("the resumed upload's row") { after.uploadRows.first?.fileName == "pixel.png" }
+        let row = try #require(after.uploadRows.first)
+        #expect(row.canCancel)
+        #expect(row.size == Self.png.count)
+        #expect(await after.cancelUpload(row.id) == .done)
+        await waitUntil("the row goes") { after.uploadRows.isEmpty }
+        #expect(await afterClient.uploads().isEmpty)
+        await afterClient.destroy()
     }
 
     @Test func aMessageTheServerRefusesIsSentAgainOnRetry() async throws {

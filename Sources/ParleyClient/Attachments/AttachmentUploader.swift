@@ -41,8 +41,19 @@ struct AttachmentUploader: Sendable {
         let responseBody: Data
         let response: URLResponse
         do {
-            (responseBody, response) = try await session.upload(
-                for: request, from: body, delegate: UploadProgressDelegate(progress: progress))
+            #if canImport(FoundationNetworking)
+                // Cancelling an async URLSession request crashes swift-corelibs-foundation, so on Linux the request
+                // runs in a task of its own and a cancelled upload stops waiting for it (its answer is dropped).
+                let session = session
+                let prepared = request
+                let delegate = UploadProgressDelegate(progress: progress)
+                (responseBody, response) = try await Task {
+                    try await session.upload(for: prepared, from: body, delegate: delegate)
+                }.value
+            #else
+                (responseBody, response) = try await session.upload(
+                    for: request, from: body, delegate: UploadProgressDelegate(progress: progress))
+            #endif
         } catch {
             throw ParleyError(
                 .uploadFailed, "uploading \(fileName) failed: \(error.localizedDescription)", underlying: error)
@@ -54,6 +65,9 @@ struct AttachmentUploader: Sendable {
             throw ParleyError(.attachmentTooLarge, "the server refused \(fileName) as too large (413)")
         case 415:
             throw ParleyError(.attachmentTypeNotAllowed, "the server does not accept \(mimeType) files (415)")
+        case 400..<500 where status != 408 && status != 429:
+            let detail = String(decoding: responseBody.prefix(300), as: UTF8.self)
+            throw ParleyError(.uploadRefused, "the server refused \(fileName) with HTTP \(status): \(detail)")
         default:
             let detail = String(decoding: responseBody.prefix(300), as: UTF8.self)
             throw ParleyError(.uploadFailed, "uploading \(fileName) failed with HTTP \(status): \(detail)")

@@ -74,6 +74,9 @@ extension ChatClient {
         /// Whether the user may send attachments. Default `true`; when `false`,
         /// ``ChatClient/sendAttachment(_:fileName:mimeType:progress:)`` fails.
         public var enableAttachment = true
+        /// How many times an upload that failed on the network (or with a server error, 5xx, 408 or 429) is tried
+        /// again, after 1 s, 2 s, 4 s… (30 s at most) on the client's clock. Default 5; 0 tries once. Parley's.
+        public var uploadRetryLimit = 5
         /// Whether recognised speech is sent at once (`true`) or put in the input field first. Default `true`.
         /// Oracle's pages also call it `enableSpeechAutoSendSpeechResponse` and `enableSpeechRecognitionAutoSend`.
         public var enableAutoSendSpeechResponse = true

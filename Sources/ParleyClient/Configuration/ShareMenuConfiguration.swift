@@ -2,8 +2,9 @@
 /// built-in menu items plus custom items with their own file types and size limits).
 ///
 /// An empty configuration (no items of either kind) allows every file up to the 25 MiB limit, as Oracle's
-/// SDK shows every menu item for an empty list. Types are MIME types (`image/png`), wildcards (`image/*`) or
-/// file-name extensions (`pdf`); Apple's uniform type identifiers do not exist on Linux.
+/// SDK shows every menu item for an empty list. Types are MIME types (`image/png`), wildcards (`image/*`), file-name
+/// extensions (`pdf`) or Apple's uniform type identifiers (`public.image`, `com.adobe.pdf`), which Parley maps to MIME
+/// types and extensions itself on every platform (``TypeIdentifier``).
 public struct ShareMenuConfiguration: Sendable, Hashable {
     /// The built-in items offered.
     public var items: [ShareMenuItem]
@@ -60,7 +61,7 @@ public struct ShareMenuItem: OpenString {
 
 /// A share-menu item with its own label, icon, file types and size limit.
 public struct ShareMenuCustomItem: Sendable, Hashable {
-    /// The file types it allows: MIME types, `major/*` wildcards or file-name extensions.
+    /// The file types it allows: MIME types, `major/*` wildcards, file-name extensions or uniform type identifiers.
     public var types: [String]
     /// The menu label. UI only.
     public var label: String?
@@ -85,6 +86,9 @@ public struct ShareMenuCustomItem: Sendable, Hashable {
         return types.contains { type in
             let type = type.lowercased()
             if type == "*/*" || type == "*" { return true }
+            if TypeIdentifier.isIdentifier(type) {
+                return TypeIdentifier.file(mimeType: mime, fileName: fileName, conformsTo: type)
+            }
             if type.hasSuffix("/*") { return mime.hasPrefix(type.dropLast()) }
             if type.contains("/") { return type == mime }
             return String(type.trimmingPrefix(".")) == fileExtension

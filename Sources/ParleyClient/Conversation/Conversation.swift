@@ -58,6 +58,8 @@ public protocol Conversation: Actor {
     func sendAttachment(
         _ data: Data, fileName: String, mimeType: String, progress: @escaping @Sendable (Double) -> Void
     ) async throws(ParleyError) -> ChatMessage?
+    /// Stops an upload under way (``Upload/id``); nothing for one that is over or unknown.
+    func cancelUpload(_ id: String)
     /// Submits an edit form.
     @discardableResult
     func submitForm(_ draft: FormDraft, postback: JSONValue?) async throws(ParleyError) -> ChatMessage?
@@ -124,6 +126,9 @@ extension Conversation {
 
     /// `true`: this backend reads nothing aloud.
     public var isSpeechSynthesisMuted: Bool { true }
+
+    /// Does nothing: the backend takes no files.
+    public func cancelUpload(_ id: String) {}
 
     /// Fails with ``ParleyError/Code/unsupportedFeature`` unless ``capabilities`` has `capability`.
     public func require(_ capability: ConversationCapabilities, _ what: String) throws(ParleyError) {

@@ -23,6 +23,8 @@ public enum ChatEvent: Sendable {
     case deliveryChanged(ChatMessage)
     /// A file was uploaded; the attachment message follows as ``messageSent(_:)``.
     case attachmentUploaded(Attachment)
+    /// An upload moved on: queued, progress, waiting to try again, uploaded, failed or cancelled.
+    case uploadChanged(Upload)
     /// ``ChatClient/initialize()`` finished.
     case initialized
     /// ``ChatClient/destroy()`` finished; every call fails until the client is initialized again.

@@ -69,7 +69,9 @@ extension ChatEventListener {
         case .speechResponseReceived(let text, let final): await onSpeechResponseReceived(data: text, final: final)
         case .audioLevel(let level): await onAudioReceived(level: level)
         case .recordingChanged, .speechRecognized, .speechFailed, .speechSynthesisMuted, .speechSynthesisFailed: break
-        case .messageSent, .deliveryChanged, .messageUpdated, .transcriptCleared, .typingChanged, .agentChanged: break
+        case .messageSent, .deliveryChanged, .messageUpdated, .transcriptCleared, .typingChanged, .agentChanged,
+            .uploadChanged:
+            break
         }
     }
 }

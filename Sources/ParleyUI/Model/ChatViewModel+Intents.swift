@@ -186,7 +186,7 @@ extension ChatViewModel {
         uploadCounter += 1
         let upload = PendingUpload(
             id: "upload-\(uploadCounter)", data: data, fileName: fileName, mimeType: mimeType,
-            uploadingText: strings[.uploading])
+            uploadingText: strings[.uploading], retryingText: strings[.uploadRetrying])
         uploads.append(upload)
         rebuild()
         return await runUpload(upload.id)
@@ -204,6 +204,11 @@ extension ChatViewModel {
             rebuild()
             return sent == nil ? .ignored : .done
         } catch {
+            if error.code == .uploadCancelled {
+                uploads.removeAll { $0.id == id }
+                rebuild()
+                return .ignored
+            }
             if [.attachmentTypeNotAllowed, .attachmentTooLarge, .featureDisabled, .unsupportedFeature].contains(
                 error.code)
             {
@@ -213,6 +218,8 @@ extension ChatViewModel {
             }
             if let index = uploads.firstIndex(where: { $0.id == id }) {
                 uploads[index].failure = (strings[.uploadFailed], error)
+                uploads[index].clientId = nil
+                uploads[index].retrying = false
             }
             rebuild()
             return .failed(error)
@@ -225,6 +232,15 @@ extension ChatViewModel {
         else { return }
         uploads[index].progress = fraction
         rebuild()
+    }
+
+    /// Stops an upload under way (the row's cancel button, ``UploadRow/canCancel``): its row goes.
+    @discardableResult
+    public func cancelUpload(_ rowId: String) async -> IntentOutcome {
+        let clientId = uploads.first { $0.id == rowId }?.clientId ?? resumedUploads.first { $0.id == rowId }?.id
+        guard let clientId else { return .ignored }
+        await conversation.cancelUpload(clientId)
+        return .done
     }
 
     // MARK: Retry

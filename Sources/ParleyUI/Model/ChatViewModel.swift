@@ -79,6 +79,8 @@ public final class ChatViewModel {
     private var retriedMessageIds: Set<String> = []
     var uploads: [PendingUpload] = []
     var uploadCounter = 0
+    /// Uploads under way that the model did not start (resumed by the client after a restart), by client id.
+    var resumedUploads: [Upload] = []
 
     @ObservationIgnored private let clock: DisplayClock
     @ObservationIgnored private var eventTask: Task<Void, Never>?
@@ -183,6 +185,8 @@ public final class ChatViewModel {
         case .initialized, .destroyed:
             await reload()
             return
+        case .uploadChanged(let upload):
+            uploadChanged(upload)
         case .attachmentUploaded, .error:
             return
         case .recordingChanged, .speechResponseReceived, .audioLevel, .speechRecognized, .speechFailed,
@@ -217,6 +221,25 @@ public final class ChatViewModel {
         }
     }
 
+    /// Follows the client's report of an upload: a row's retry state, or a resumed upload's own row.
+    private func uploadChanged(_ upload: Upload) {
+        var index = uploads.firstIndex { $0.clientId == upload.id }
+        if index == nil, !resumedUploads.contains(where: { $0.id == upload.id }) {
+            index = uploads.firstIndex {
+                $0.clientId == nil && $0.failure == nil && $0.fileName == upload.fileName
+                    && $0.data.count == upload.byteCount
+            }
+        }
+        if let index {
+            uploads[index].clientId = upload.id
+            if case .waitingToRetry = upload.state { uploads[index].retrying = true }
+            if case .uploading = upload.state { uploads[index].retrying = false }
+            return
+        }
+        resumedUploads.removeAll { $0.id == upload.id }
+        if !upload.state.isFinished { resumedUploads.append(upload) }
+    }
+
     // MARK: Drawing
 
     /// The language of the texts: the chosen chat language, else the configured locale, else the device's.
@@ -243,6 +266,7 @@ public final class ChatViewModel {
         let builder = rowBuilder
         var rows = builder.rows(for: messages)
         rows.append(contentsOf: uploads.map(\.row))
+        rows.append(contentsOf: resumedUploads.map { .upload(UploadRow(resumed: $0, strings: strings)) })
         if flags.showTypingStatus, let typing { rows.append(.typing(typingRow(typing))) }
         self.rows = rows
         prepareFormDrafts()

@@ -242,6 +242,8 @@ public struct UploadRow: Sendable, Hashable, Identifiable {
     public var statusText: String
     /// Whether a retry button is shown (a failure that may pass on a second try: not a type or size refusal).
     public var canRetry: Bool
+    /// Whether a cancel button is shown (``ChatViewModel/cancelUpload(_:)``): the upload is under way.
+    public var canCancel: Bool
 }
 
 /// Who is typing on the other side.

@@ -160,6 +160,9 @@ public struct StringKey: OpenString {
     public static let uploading: Self = "parley_uploading"
     /// `parley_upload_failed`: An attachment that could not be uploaded. English: "Upload failed".
     public static let uploadFailed: Self = "parley_upload_failed"
+    /// `parley_upload_retrying`: An upload that failed on the network and will be tried again. English: "Upload
+    /// failed, trying again…".
+    public static let uploadRetrying: Self = "parley_upload_retrying"
     /// `parley_speech_unavailable`: Speech input is asked for but not available yet. English: "Speech input is not
     /// available yet.".
     public static let speechUnavailable: Self = "parley_speech_unavailable"
@@ -203,7 +206,8 @@ public struct StringKey: OpenString {
         .languageMenu, .shareLocation, .endConversationTitle, .endConversationMessage, .endConversationConfirm,
         .endConversationCancel, .conversationEnded, .accessLabelAgent, .accessLabelFormMessage,
         .accessLabelOtherMessage, .retry, .deliveryPending, .deliverySent, .deliveryAcknowledged, .deliveryFailed,
-        .uploading, .uploadFailed, .speechUnavailable, .timeNow, .timeMoments, .timeMinute, .timeMinutes, .timeHour,
+        .uploading, .uploadFailed, .uploadRetrying, .speechUnavailable, .timeNow, .timeMoments, .timeMinute,
+        .timeMinutes, .timeHour,
         .timeHours, .timeDay, .timeDays, .timeMonth, .timeMonths, .timeYear, .timeYears,
     ]
 }

@@ -25,6 +25,14 @@
    */
   var STRING_TABLES = {
     en: {
+      odais_speech_start: "Listening...",
+      odais_speech_error: "Error in voice recognition. Please try again later.",
+      odais_speechrecognition_error: "Speech Recognition Error",
+      odais_speech_permission_denied: "Permission_Denied",
+      odais_speech_unsupported_locale: "The set speech locale is not supported. Cannot start recording.",
+      odais_access_label_button_speak: "Speak button",
+      odais_access_label_button_audio_reponse_off: "Unmute audio response",
+      odais_access_label_button_audio_reponse_on: "Mute audio response",
       odais_chat_title: "Ask",
       odais_connected: "Connected",
       odais_connecting: "Connecting",
@@ -75,6 +83,14 @@
       odais_submit: "Submit"
     },
     fr: {
+      odais_speech_start: "J'écoute…",
+      odais_speech_error: "Erreur de reconnaissance vocale. Veuillez réessayer plus tard.",
+      odais_speechrecognition_error: "Erreur de reconnaissance vocale",
+      odais_speech_permission_denied: "Accès au micro refusé",
+      odais_speech_unsupported_locale: "La langue choisie pour la reconnaissance vocale n'est pas prise en charge. Impossible de lancer l'enregistrement.",
+      odais_access_label_button_speak: "Bouton Parler",
+      odais_access_label_button_audio_reponse_off: "Activer la réponse audio",
+      odais_access_label_button_audio_reponse_on: "Couper la réponse audio",
       odais_chat_title: "Assistant",
       odais_connected: "Connecté",
       odais_connecting: "Connexion…",
@@ -125,6 +141,14 @@
       odais_submit: "Valider"
     },
     es: {
+      odais_speech_start: "Escuchando…",
+      odais_speech_error: "Error en el reconocimiento de voz. Inténtalo de nuevo más tarde.",
+      odais_speechrecognition_error: "Error de reconocimiento de voz",
+      odais_speech_permission_denied: "Acceso al micrófono denegado",
+      odais_speech_unsupported_locale: "El idioma de voz configurado no es compatible. No se puede iniciar la grabación.",
+      odais_access_label_button_speak: "Botón Hablar",
+      odais_access_label_button_audio_reponse_off: "Activar la respuesta de audio",
+      odais_access_label_button_audio_reponse_on: "Silenciar la respuesta de audio",
       odais_chat_title: "Asistente",
       odais_connected: "Conectado",
       odais_connecting: "Conectando…",
@@ -204,6 +228,11 @@
     timestampFormat: "MMMM d, yyyy HH:mm",  // Unicode date pattern, as Swift's DateFormatter reads it
     timeZone: null,                // an IANA zone for timestamps; the browser's when absent
     enableDefaultClientResponse: false,
+    enableSpeech: false,           // the microphone button: speech to text through /voice/stream/recognize
+    enableSpeechAutoSend: true,    // send the recognised text at once; false puts it in the input field
+    speechLocale: "en-us",         // the recognition locale (Oracle's list: docs/speech.md)
+    enableBotAudioResponse: false, // read replies aloud through /tts/speak, with a mute button
+    initBotAudioMuted: true,       // the mute button starts muted
     defaultGreetingTimeout: 5,     // seconds before the greeting when the skill has not answered the first message
     defaultWaitMessageInterval: 5, // seconds between wait messages
     multiLangChat: null,           // {supportedLanguages: [{lang, label?}], primaryLanguage?}
@@ -230,7 +259,8 @@
 
   var BOOLEAN_KEYS = ["enableAttachment", "enableClearMessage", "enableEndConversation", "enableTimestamp",
     "showConnectionStatus", "showTypingStatus", "enableSecureConnection", "waitForAppInfo",
-    "enableDefaultClientResponse"];
+    "enableDefaultClientResponse", "enableSpeech", "enableSpeechAutoSend", "enableBotAudioResponse",
+    "initBotAudioMuted"];
   var NUMBER_KEYS = ["typingStatusTimeout", "reconnectInterval", "reconnectMaxAttempts", "maxAttachmentSize",
     "defaultGreetingTimeout", "defaultWaitMessageInterval"];
   var JSON_KEYS = ["initUserProfile", "multiLangChat"];
@@ -662,6 +692,12 @@
       ui.clear.addEventListener("click", clearConversation);
       controls.appendChild(ui.clear);
     }
+    if (config.enableBotAudioResponse) {
+      ui.mute = el("button", "parley-mute");
+      ui.mute.type = "button";
+      ui.mute.addEventListener("click", function () { setAudioMuted(!audio.muted); });
+      controls.appendChild(ui.mute);
+    }
     if (config.enableEndConversation) {
       ui.end = el("button", "parley-end");
       ui.end.type = "button";
@@ -699,6 +735,21 @@
     ui.send = el("button", "parley-send");
     ui.send.type = "submit";
     footer.appendChild(ui.send);
+    if (config.enableSpeech) {
+      ui.mic = el("button", "parley-mic");
+      ui.mic.type = "button";
+      ui.mic.addEventListener("click", function () { if (speech.active) { stopRecording(); } else { startRecording(); } });
+      footer.appendChild(ui.mic);
+      ui.speech = el("div", "parley-speech");
+      ui.speech.hidden = true;
+      ui.level = el("div", "parley-level");
+      ui.levelBar = el("div", "parley-level-bar");
+      ui.level.appendChild(ui.levelBar);
+      ui.partial = el("div", "parley-partial");
+      ui.partial.setAttribute("aria-live", "polite");
+      ui.speech.appendChild(ui.level);
+      ui.speech.appendChild(ui.partial);
+    }
     footer.addEventListener("submit", function (event) {
       event.preventDefault();
       var text = ui.input.value;
@@ -706,6 +757,7 @@
       ui.input.value = "";
       sendText(text);
     });
+    if (ui.speech) { root.appendChild(ui.speech); }
     root.appendChild(footer);
     relabel();
     setStatus("disconnected");
@@ -745,6 +797,12 @@
       ui.attach.textContent = strings.odais_attach;
       ui.attach.setAttribute("aria-label", strings.odais_access_label_button_attach);
     }
+    if (ui.mic) {
+      ui.mic.textContent = "\uD83C\uDFA4";  // a microphone
+      ui.mic.setAttribute("aria-label", strings.odais_access_label_button_speak);
+      ui.mic.title = strings.odais_access_label_button_speak;
+    }
+    if (ui.mute) { drawMute(); }
     ui.input.placeholder = strings.odais_write_a_message;
     ui.input.setAttribute("aria-label", strings.odais_write_a_message);
     ui.send.textContent = strings.odais_send;
@@ -1745,6 +1803,7 @@
       post({ error: { code: payload.errorCode || "skill.error", message: payload.errorMessage || "" } });
     } else {
       announce(frame);
+      speakReply(payload);
     }
   }
 
@@ -1890,6 +1949,286 @@
     var payload = { type: "text", text: text };
     showUserMessage(payload);
     sendPayload(payload, true);
+  }
+
+  // --- Speech -------------------------------------------------------------------------------------
+  // Oracle's speech protocol (docs/speech.md): the microphone streams 16 kHz, 16-bit mono PCM over
+  // /voice/stream/recognize/{locale}/generic (first frame "Bearer <JWT>" on an authenticated channel); the server
+  // answers partialResult and finalResult frames, and finds the end of the utterance itself. A click while
+  // recording sends "Done". The final text is sent with sdkMetadata.speechId (enableSpeechAutoSend), or put in the
+  // input field. Replies are read aloud through /tts/speak (enableBotAudioResponse) unless muted.
+
+  var speech = { active: false, socket: null, stream: null, context: null, processor: null, source: null };
+  var audio = { muted: true, context: null, playing: null, queue: [] };
+
+  function voiceURL() {
+    var locale = String(config.speechLocale || "en-us").toLowerCase();
+    return (secure() ? "wss://" : "ws://") + host() + "/voice/stream/recognize/" + encodeURIComponent(locale)
+      + "/generic?" + query() + "&encodeURI=" + encodeURIComponent("audio/raw") + (config.token ? "&jwtInBody=true" : "");
+  }
+
+  /** Averages the capture's samples into 16 kHz 16-bit ones, keeping the fraction of a sample between buffers. */
+  function makeResampler(inputRate) {
+    var ratio = inputRate / 16000;
+    var carry = 0;      // input samples of the next output sample already added
+    var sum = 0;
+    return function (input) {
+      var output = [];
+      for (var i = 0; i < input.length; i++) {
+        sum += input[i];
+        carry += 1;
+        if (carry >= ratio) {
+          var value = Math.max(-1, Math.min(1, sum / carry));
+          output.push(value < 0 ? value * 0x8000 : value * 0x7FFF);
+          carry -= ratio;
+          sum = carry > 0 ? input[i] * carry : 0;
+        }
+      }
+      return Int16Array.from(output);
+    };
+  }
+
+  /** The voice visualizer: the buffer's loudness (RMS in dBFS, -60 to 0) as the bar's width. */
+  function showLevel(samples) {
+    var total = 0;
+    for (var i = 0; i < samples.length; i++) { total += samples[i] * samples[i]; }
+    var rms = Math.sqrt(total / Math.max(1, samples.length));
+    var dbfs = rms > 0 ? 20 * Math.log10(rms) : -96;
+    var fraction = Math.max(0, Math.min(1, (dbfs + 60) / 60));
+    ui.levelBar.style.width = Math.round(fraction * 100) + "%";
+    ui.level.setAttribute("data-dbfs", dbfs.toFixed(1));
+  }
+
+  function setRecordingUI(recording) {
+    ui.root.setAttribute("data-recording", recording ? "true" : "false");
+    ui.speech.hidden = !recording;
+    ui.mic.setAttribute("aria-pressed", recording ? "true" : "false");
+    if (recording) { ui.partial.textContent = strings.odais_speech_start; }
+  }
+
+  function speechFailed(key, code) {
+    stopCapture();
+    closeSpeechSocket();
+    speech.active = false;
+    setRecordingUI(false);
+    notice(strings[key] || key);
+    reportError(code, strings[key] || key);
+  }
+
+  function startRecording() {
+    if (speech.active || !ui.mic) { return false; }
+    if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia || !window.WebSocket) {
+      speechFailed("odais_speech_error", "speech.unavailable");
+      return false;
+    }
+    speech.active = true;
+    setRecordingUI(true);
+    navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true } }).then(function (stream) {
+      if (!speech.active) { stream.getTracks().forEach(function (track) { track.stop(); }); return; }
+      speech.stream = stream;
+      openSpeechSocket();
+      var Context = window.AudioContext || window.webkitAudioContext;
+      var context = new Context();
+      speech.context = context;
+      var source = context.createMediaStreamSource(stream);
+      var processor = context.createScriptProcessor(4096, 1, 1);  // Oracle's SDK captures 4096-sample buffers
+      var resample = makeResampler(context.sampleRate);
+      processor.onaudioprocess = function (event) {
+        var samples = event.inputBuffer.getChannelData(0);
+        showLevel(samples);
+        var pcm = resample(samples);
+        var socket = speech.socket;
+        if (!socket || pcm.length === 0) { return; }
+        if (socket.readyState === WebSocket.OPEN) { socket.send(pcm.buffer); } else if (socket.readyState === WebSocket.CONNECTING) { speech.pending.push(pcm.buffer); }
+      };
+      source.connect(processor);
+      processor.connect(context.destination);  // a script processor runs only when connected; it outputs silence
+      speech.source = source;
+      speech.processor = processor;
+    }, function () {
+      speechFailed("odais_speech_permission_denied", "speech.permissionDenied");
+    });
+    return true;
+  }
+
+  function openSpeechSocket() {
+    var socket = new WebSocket(voiceURL());
+    socket.binaryType = "arraybuffer";
+    speech.socket = socket;
+    speech.pending = [];
+    speech.finished = false;
+    socket.onopen = function () {
+      if (config.token) { socket.send("Bearer " + config.token); }
+      speech.pending.forEach(function (buffer) { socket.send(buffer); });
+      speech.pending = [];
+    };
+    socket.onmessage = function (event) {
+      if (speech.socket !== socket || typeof event.data !== "string") { return; }
+      var frame;
+      try { frame = JSON.parse(event.data); } catch (e) { return; }
+      if (!isObject(frame)) { return; }
+      if (frame.event === "partialResult") {
+        var partial = bestUtterance(frame);
+        if (partial) { ui.partial.textContent = partial; }
+        post({ event: "speechResponse", text: partial, final: false });
+      } else if (frame.event === "finalResult") {
+        finishRecognition(frame);
+      } else if (frame.code !== undefined || frame.error !== undefined) {
+        // An error frame (unsupported locale, limits): Oracle's clients show it and stop.
+        var unsupported = /locale/i.test(String(frame.code || "") + " " + String(frame.message || frame.error || ""));
+        speechFailed(unsupported ? "odais_speech_unsupported_locale" : "odais_speechrecognition_error",
+          String(frame.code || "speech.failed"));
+      }
+    };
+    socket.onclose = function (event) {
+      if (speech.socket !== socket) { return; }
+      speech.socket = null;
+      if (speech.active && !speech.finished) {
+        var unsupported = /locale/i.test(event.reason || "");
+        speechFailed(unsupported ? "odais_speech_unsupported_locale" : "odais_speechrecognition_error",
+          "speech.closed");
+      }
+    };
+  }
+
+  function bestUtterance(frame) {
+    var best = Array.isArray(frame.nbest) && isObject(frame.nbest[0]) ? frame.nbest[0].utterance : "";
+    return typeof best === "string" ? best : "";
+  }
+
+  /** The server's final result: the end of the recording, then the text sent or put in the input field. */
+  function finishRecognition(frame) {
+    speech.finished = true;
+    stopCapture();
+    closeSpeechSocket();
+    speech.active = false;
+    setRecordingUI(false);
+    var text = bestUtterance(frame);
+    post({ event: "speechResponse", text: text, final: true });
+    if (!text) {
+      notice(strings.odais_speech_error);
+      reportError(frame.resultCode !== undefined ? "speech.tooMuchSpeech" : "speech.noSpeech", strings.odais_speech_error);
+      return;
+    }
+    if (config.enableSpeechAutoSend === false) {
+      ui.input.value = text;
+      ui.input.focus();
+      return;
+    }
+    var payload = { type: "text", text: text };
+    showUserMessage(payload);
+    disablePastActions("text");
+    var metadata = { version: SDK_VERSION };
+    if (frame.requestId !== undefined) { metadata.speechId = String(frame.requestId); }
+    sendFrame({ messagePayload: payload, userId: config.userId, sdkMetadata: metadata });
+    showTyping(true);
+    waitForReply(!userSent);
+    userSent = true;
+  }
+
+  /** The user's second click: no more audio; the server's final result follows ("Done", as Oracle's Web SDK). */
+  function stopRecording() {
+    if (!speech.active) { return false; }
+    stopCapture();
+    var socket = speech.socket;
+    if (socket && socket.readyState === WebSocket.OPEN) { socket.send("Done"); } else { speechFailed("odais_speech_error", "speech.cancelled"); }
+    return true;
+  }
+
+  function stopCapture() {
+    if (speech.processor) { speech.processor.onaudioprocess = null; speech.processor.disconnect(); }
+    if (speech.source) { speech.source.disconnect(); }
+    if (speech.stream) { speech.stream.getTracks().forEach(function (track) { track.stop(); }); }
+    if (speech.context) { speech.context.close().catch(function () {}); }
+    speech.processor = speech.source = speech.stream = speech.context = null;
+  }
+
+  function closeSpeechSocket() {
+    var socket = speech.socket;
+    speech.socket = null;
+    if (socket && socket.readyState <= WebSocket.OPEN) { socket.close(1000); }
+  }
+
+  // Reading replies aloud.
+
+  function drawMute() {
+    ui.mute.textContent = audio.muted ? "\uD83D\uDD07" : "\uD83D\uDD0A";  // speaker off / on
+    var label = audio.muted ? strings.odais_access_label_button_audio_reponse_off
+      : strings.odais_access_label_button_audio_reponse_on;
+    ui.mute.setAttribute("aria-label", label);
+    ui.mute.title = label;
+    ui.mute.setAttribute("aria-pressed", audio.muted ? "true" : "false");
+  }
+
+  function setAudioMuted(muted) {
+    audio.muted = !!muted;
+    if (audio.muted) { stopSpeech(); }
+    if (ui.mute) { drawMute(); }
+    return true;
+  }
+
+  /** What a reply says aloud: its text; a card's titles and descriptions. */
+  function spokenText(payload) {
+    if (payload.type === "card") {
+      return (payload.cards || []).map(function (card) {
+        return [card.title, card.description].filter(function (part) { return typeof part === "string" && part; }).join(". ");
+      }).join(". ");
+    }
+    return summary(payload);
+  }
+
+  function speakReply(payload) {
+    if (!config.enableBotAudioResponse || audio.muted) { return; }
+    var text = spokenText(payload).trim();
+    if (!text) { return; }
+    audio.queue.push(text);
+    if (!audio.playing) { playNext(); }
+  }
+
+  function playNext() {
+    var text = audio.queue.shift();
+    if (text === undefined) { audio.playing = null; return; }
+    var url = httpBase() + "/tts/speak?text=" + encodeURIComponent(text) + "&stream=chunked&" + query();
+    var headers = config.token ? { Authorization: "Bearer " + config.token } : {};
+    var current = { cancelled: false, source: null };
+    audio.playing = current;
+    fetch(url, { headers: headers }).then(function (response) {
+      if (!response.ok) { throw new Error("HTTP " + response.status); }
+      return response.arrayBuffer();
+    }).then(function (wav) {
+      if (current.cancelled) { return; }
+      var Context = window.AudioContext || window.webkitAudioContext;
+      audio.context = audio.context || new Context();
+      return audio.context.decodeAudioData(wav).then(function (buffer) {
+        if (current.cancelled) { return; }
+        var source = audio.context.createBufferSource();
+        source.buffer = buffer;
+        source.connect(audio.context.destination);
+        current.source = source;
+        ui.root.setAttribute("data-speaking", "true");
+        post({ event: "speechSynthesis", text: text, seconds: buffer.duration });
+        return new Promise(function (resolve) { source.onended = resolve; source.start(); });
+      });
+    }).catch(function (error) {
+      reportError("speech.synthesisFailed", String(error && error.message || error));
+    }).then(function () {
+      if (audio.playing !== current) { return; }
+      ui.root.removeAttribute("data-speaking");
+      playNext();
+    });
+  }
+
+  /** Oracle's stopSpeech(): what is being read stops, and what waits is dropped. */
+  function stopSpeech() {
+    audio.queue = [];
+    var current = audio.playing;
+    audio.playing = null;
+    if (current) {
+      current.cancelled = true;
+      if (current.source) { try { current.source.stop(); } catch (e) { /* not started */ } }
+    }
+    if (ui.root) { ui.root.removeAttribute("data-speaking"); }
+    return true;
   }
 
   // --- Attachments --------------------------------------------------------------------------------
@@ -2130,7 +2469,13 @@
     stringTables: function () { return JSON.parse(JSON.stringify(STRING_TABLES)); },
     appInfo: function () { return { apiKey: config.token, uid: config.userId, channelId: config.channelId }; },
     status: function () { return status; },
-    configuration: function () { return JSON.parse(JSON.stringify(config)); }
+    configuration: function () { return JSON.parse(JSON.stringify(config)); },
+    startRecording: startRecording,
+    stopRecording: stopRecording,
+    isRecording: function () { return speech.active; },
+    stopSpeech: stopSpeech,
+    setAudioMuted: setAudioMuted,
+    isAudioMuted: function () { return audio.muted; }
   };
   window.parley = api;
   window.setAppInfo = setAppInfo;
@@ -2168,6 +2513,7 @@
   }
 
   function boot() {
+    audio.muted = config.initBotAudioMuted !== false;
     buildPage();
     // Asked even when the page names the channel: the answer says whether it wants a session secret.
     var named = config.channelId ? "?channelId=" + encodeURIComponent(config.channelId) : "";
