@@ -165,6 +165,8 @@ public actor ChatClient {
     /// one not initialized yet.
     public func initialize(configuration: Configuration) async throws(ParleyError) {
         if lifecycle == .initialized { await disconnect() }
+        await stopAllSpeech()
+        speech.reader = nil  // the next reads aloud with the new configuration's server and voices
         self.configuration = configuration
         identity = (configuration.channelId, configuration.userId)
         lifecycle = .created

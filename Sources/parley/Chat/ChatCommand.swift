@@ -140,7 +140,8 @@ extension ChatCommand {
     /// The speech engines `--voice` asks for: the microphone or `--audio-file`, sox's `play`, the server's speech
     /// endpoints or this machine's engines.
     func voiceSetup() -> ChatClient.SpeechSetup {
-        var setup = ChatClient.SpeechSetup()
+        // sox on every platform the tool runs on (a Mac too): `rec` records, `play` plays.
+        var setup = ChatClient.SpeechSetup(microphone: SoxAudioSource.microphone(), speaker: SoxStreamingPlayer())
         if let audioFile {
             setup.microphone = SoxAudioSource.file(URL(fileURLWithPath: audioFile))
             // A file needs nobody's permission; recognition's own is still the platform's.
