@@ -256,6 +256,42 @@ struct ChatClientSpeechTests {
         }
     }
 
+    /// Oracle's listener callbacks, in event order: partial and final texts, and a level per chunk.
+    final class SpeechListener: ChatEventListener {
+        enum Call: Sendable, Hashable {
+            case text(String, final: Bool)
+            case level
+        }
+        let calls: AsyncStream<Call>.Continuation
+        init(_ calls: AsyncStream<Call>.Continuation) { self.calls = calls }
+        func onSpeechResponseReceived(data: String, final: Bool) async { calls.yield(.text(data, final: final)) }
+        func onAudioReceived(level: AudioLevel) async { calls.yield(.level) }
+    }
+
+    @Test func theListenerHearsTextsAndLevels() async throws {
+        try await InProcessServer.run(channels: [ChannelConfiguration(id: "demo", skill: .demo)]) { server in
+            let client = client(server, recognizer: ScriptedStreamingRecognizer(transcripts: ["order a pizza"]))
+            let (calls, log) = AsyncStream.makeStream(of: SpeechListener.Call.self)
+            let listener = SpeechListener(log)
+            await client.setListener(listener)
+            try await client.initialize()
+            try await client.startRecording()
+            var texts: [SpeechListener.Call] = []
+            var levels = 0
+            for await call in calls {
+                if call == .level { levels += 1 } else { texts.append(call) }
+                if call == .text("order a pizza", final: true) { break }
+            }
+            #expect(
+                texts == [
+                    .text("order", final: false), .text("order a", final: false), .text("order a pizza", final: false),
+                    .text("order a pizza", final: true),
+                ])
+            #expect(levels >= 10, "a level per 100 ms chunk until the end of speech")
+            await client.destroy()
+        }
+    }
+
     @Test func refusalsAreTypedErrorsAndEvents() async throws {
         try await InProcessServer.run(channels: [ChannelConfiguration(id: "demo", skill: .demo)]) { server in
             let denied = client(
