@@ -60,6 +60,11 @@ actor SpeechPeer {
         let sockets = Router(context: BasicWebSocketRequestContext.self)
         sockets.ws("/voice/stream/recognize/{locale}/generic") { inbound, outbound, context in
             await peer.connected(context.request.uri.description)
+            if context.request.uri.path.contains("/de-de/") {
+                try await outbound.write(
+                    .text(#"{"code":"speech.unsupportedLocale","message":"de-de is not offered","requestId":"r9"}"#))
+                return
+            }
             var sentPartial = false
             for try await message in inbound.messages(maxSize: 1 << 20) {
                 switch message {
@@ -168,6 +173,22 @@ struct ServerSpeechTests {
                 #expect(
                     speak.hasPrefix("/tts/speak?text=turn%20on%20the%20lights&stream=chunked&voice=Ava"), "\(speak)")
                 await client.destroy()
+            }
+        }
+    }
+
+    @Test func aRefusalFrameBecomesTheRecognitionErrorsReason() async throws {
+        try await SpeechPeer.run { _, url in
+            let updates = ServerSpeechService(url: url).recognize(
+                .of([AudioBuffer(samples: [1, 2, 3])]), locale: "de-DE",
+                context: SpeechContext(channelId: "c", userId: "u"))
+            do throws(ParleyError) {
+                _ = try await updates.collect()
+                Issue.record("no error")
+            } catch {
+                #expect(error.code == .speechRecognitionFailed)
+                #expect(error.message == "the speech server refused: speech.unsupportedLocale: de-de is not offered")
+                #expect((error.underlying as? ParleyError)?.code.rawValue == "speech.unsupportedLocale")
             }
         }
     }

@@ -87,7 +87,9 @@ public struct ServerSpeechService: SpeechService {
                     }
                     defer { sending.cancel() }
                     for try await message in inbound.messages(maxSize: 1 << 20) {
-                        guard case .text(let text) = message, let update = Self.update(from: text) else { continue }
+                        guard case .text(let text) = message else { continue }
+                        if let refusal = Self.refusal(from: text) { await outcome.refused(refusal) }
+                        guard let update = Self.update(from: text) else { continue }
                         continuation.yield(update)
                         if case .partial = update { continue }
                         await outcome.finish()
@@ -106,6 +108,11 @@ public struct ServerSpeechService: SpeechService {
             }
             if await outcome.finished {
                 continuation.finish()
+            } else if let refusal = await outcome.refusal {
+                continuation.finish(
+                    throwing: ParleyError(
+                        .speechRecognitionFailed, "the speech server refused: \(refusal.code): \(refusal.message)",
+                        underlying: refusal))
             } else {
                 continuation.finish(
                     throwing: ParleyError(.speechRecognitionFailed, "the recognition socket closed without a result"))
@@ -131,6 +138,15 @@ public struct ServerSpeechService: SpeechService {
         default:
             return nil
         }
+    }
+
+    /// The error of a frame with a `code` and no `event` (how a server refuses: `{"code":…,"message":…}`); Oracle's
+    /// Web SDK ignores it, Parley's client reports it when no result follows.
+    static func refusal(from text: String) -> ParleyError? {
+        guard let frame = try? JSONValue(parsing: text), frame["event"] == nil,
+            let code = frame["code"]?.stringValue
+        else { return nil }
+        return ParleyError(ParleyError.Code(rawValue: code), frame["message"]?.stringValue ?? code)
     }
 
     /// `GET /tts/voices`: `{"voices":[{"name","culture","default"}]}`, the server's default voice first.
@@ -219,6 +235,9 @@ public struct ServerSpeechService: SpeechService {
 /// Whether the socket delivered its terminal result (set from the socket's closure).
 private actor RecognitionOutcome {
     private(set) var finished = false
+    /// The server's last refusal frame.
+    private(set) var refusal: ParleyError?
 
     func finish() { finished = true }
+    func refused(_ error: ParleyError) { refusal = error }
 }
