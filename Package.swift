@@ -82,11 +82,16 @@ let package = Package(
             dependencies: [
                 "ParleyCore",
                 "ParleySkills",
+                // The speech endpoints (issue 21): the streaming recognizers and synthesisers.
+                "ParleySpeech",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                // `parley serve --tls-certificate/--tls-key`: Hummingbird's TLS channel, on swift-nio-ssl, which the
+                // package graph already resolves (postgres-nio uses it).
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),

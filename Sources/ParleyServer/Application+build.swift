@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 public import Logging
 import Metrics
@@ -79,6 +80,8 @@ public func buildApplication(
     HealthRoutes(store: store, drain: hub.drainSwitch).register(on: router)
     AttachmentRoutes(configuration: configuration, signIns: signIns, sessions: sessions).register(on: router)
     SessionRoutes(configuration: configuration, sessions: sessions).register(on: router)
+    let speech = SpeechService(configuration: configuration.speech, metrics: metrics)
+    SpeechRoutes(configuration: configuration, chat: socket, sessions: sessions, speech: speech).register(on: router)
     for extra in routes {
         extra.register(on: router)
     }
@@ -89,6 +92,13 @@ public func buildApplication(
     sockets.ws("/chat/v1/chats/sockets/{client}") { inbound, outbound, context in
         try await socket.run(
             context.request, connection: context.requestContext, inbound: inbound, outbound: outbound)
+    }
+    let recognition = RecognitionSocket(
+        configuration: configuration, chat: socket, sessions: sessions, speech: speech, logger: logger)
+    sockets.ws("/voice/stream/recognize/{locale}/generic") { inbound, outbound, context in
+        try await recognition.run(
+            context.request, locale: context.requestContext.parameters.get("locale") ?? "",
+            connection: context.requestContext, inbound: inbound, outbound: outbound)
     }
     if configuration.agentKey != nil {
         let agentSocket = AgentSocket(
@@ -109,8 +119,9 @@ public func buildApplication(
     let connections = ConnectionCount(limit: min(configuration.maxConnections ?? descriptorLimit, descriptorLimit)) {
         metrics.errorSent(.serverBusy, via: .http)
     }
+    let tls = try configuration.tls?.serverConfiguration()
     let server = HTTPServerBuilder { responder in
-        ChatServerChannel(
+        let channel = ChatServerChannel(
             base: HTTP1WebSocketUpgradeChannel(
                 responder: responder, webSocketResponder: socketResponder,
                 configuration: .init(
@@ -125,6 +136,8 @@ public func buildApplication(
                 if let refusal { metrics.errorSent(refusal.code, via: .http) }
                 return refusal
             }, connections: connections, headerTimeout: configuration.headerTimeout)
+        guard let tls else { return channel }
+        return try TLSChannel(channel, tlsConfiguration: tls)
     }
     var clusterServices: [any Service] = []
     if let cluster {

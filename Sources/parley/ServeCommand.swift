@@ -6,6 +6,7 @@ import Metrics
 import ParleyGMSSimulator
 import ParleyPostgres
 import ParleyServer
+import ParleySpeech
 import Prometheus
 
 /// `parley serve`: the reference chat server.
@@ -19,7 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
             see docs/skills.md) and from --channel / --auth-channel. With --database (or the configuration \
             file's "database") conversations are kept in PostgreSQL instead of SQLite; see docs/server.md. \
             Metrics are served in Prometheus's format at /metrics, to loopback clients unless --metrics-token is \
-            given; see docs/deploy.md, "Metrics".
+            given; see docs/deploy.md, "Metrics". Channels with speech on (--speech, or a channel's "speech" in \
+            the file) serve Oracle's speech socket and text to speech; see docs/speech.md. --tls-certificate and \
+            --tls-key serve HTTPS and wss:// directly.
             """
     )
 
@@ -59,12 +62,14 @@ struct ServeCommand: AsyncParsableCommand {
         _ configuration: ServerConfiguration, store: (any ConversationStore)?,
         sessionBindings: (any SessionBindingStore)?, cluster: (any Cluster)?, storage: String, _ logger: Logger
     ) async throws {
+        let speech = await ServerOptions.speechLines(configuration)
         let app = try await buildApplication(
             configuration: configuration, store: store, sessionBindings: sessionBindings, cluster: cluster,
             logger: logger,
             routes: server.routes(for: configuration)
         ) { port in
-            let banner = ServerOptions.banner(configuration, port: port, storage: storage, gms: server.gms)
+            let banner = ServerOptions.banner(
+                configuration, port: port, storage: storage, gms: server.gms, speech: speech)
             FileHandle.standardOutput.write(Data((banner + "\n").utf8))
         }
         try await app.runService()
@@ -140,7 +145,35 @@ struct ServerOptions: ParsableArguments {
             valueName: "token"))
     var metricsToken: String?
 
+    @Flag(help: "Switch speech on for the channels of --channel and --auth-channel (see docs/speech.md).")
+    var speech = false
+
+    @Option(
+        help: ArgumentHelp(
+            "The speech engines: system (PocketSphinx and espeak-ng), scripted or none (default system).",
+            discussion: """
+                scripted recognises the --speech-transcript texts in turn, one per recognition, with an energy \
+                detector instead of a recogniser: for demonstrations and tests on machines without PocketSphinx.
+                """,
+            valueName: "engine"))
+    var speechEngine: String?
+
+    @Option(help: "A text the scripted recogniser hears (repeat for more; with --speech-engine scripted).")
+    var speechTranscript: [String] = []
+
+    @Option(help: "The PEM certificate chain to serve HTTPS and wss:// with (needs --tls-key).")
+    var tlsCertificate: String?
+
+    @Option(help: "The PEM private key of --tls-certificate.")
+    var tlsKey: String?
+
     func validate() throws {
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-certificate and --tls-key go together")
+        }
+        if let speechEngine, !["system", "scripted", "none"].contains(speechEngine) {
+            throw ValidationError("--speech-engine is system, scripted or none")
+        }
         if authChannel != nil, secret?.isEmpty ?? true {
             throw ValidationError("--auth-channel needs --secret")
         }
@@ -177,11 +210,28 @@ struct ServerOptions: ParsableArguments {
             }
         }
         let skillReference = skill.map(SkillReference.file) ?? .demo
-        configuration.channels += channel.map { ChannelConfiguration(id: $0, skill: skillReference) }
+        let channelSpeech = speech ? ChannelSpeech.on : ChannelSpeech()
+        configuration.channels += channel.map {
+            ChannelConfiguration(id: $0, skill: skillReference, speech: channelSpeech)
+        }
         if let authChannel, let secret {
             configuration.channels.append(
                 ChannelConfiguration(
-                    id: authChannel, secret: secret, clientAuthenticationEnabled: true, skill: skillReference))
+                    id: authChannel, secret: secret, clientAuthenticationEnabled: true, skill: skillReference,
+                    speech: channelSpeech))
+        }
+        // The command line, then the file.
+        if let certificate = tlsCertificate ?? file?.tlsCertificate, let key = tlsKey ?? file?.tlsKey {
+            configuration.tls = TLSFiles(
+                certificate: URL(fileURLWithPath: certificate), key: URL(fileURLWithPath: key))
+        }
+        switch speechEngine ?? file?.speechEngine ?? "system" {
+        case "scripted":
+            configuration.speech = SpeechConfiguration(
+                recognizer: ScriptedStreamingRecognizer(transcripts: speechTranscript),
+                synthesizer: SpeechConfiguration.system.synthesizer)
+        case "none": configuration.speech = .none
+        default: configuration.speech = .system
         }
         configuration.agentKey = agentKey
         configuration.maxConnections = maxConnections
@@ -199,7 +249,9 @@ struct ServerOptions: ParsableArguments {
         }
         configuration.metricsToken = metricsToken ?? environmentToken ?? file?.metricsToken
         if configuration.channels.isEmpty {
-            configuration.channels = [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference)]
+            configuration.channels = [
+                ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference, speech: channelSpeech)
+            ]
         }
         return (configuration, database ?? fileDatabase)
     }
@@ -215,28 +267,42 @@ struct ServerOptions: ParsableArguments {
         ]
     }
 
-    static func banner(_ configuration: ServerConfiguration, port: Int, storage: String, gms: Bool = false) -> String {
-        var lines = ["Parley is listening on http://\(configuration.host):\(port) (\(storage))"]
+    /// What the speech engines can do, for the banner (asked before the server starts: a missing engine is said,
+    /// not fatal); nothing when no channel has speech on.
+    static func speechLines(_ configuration: ServerConfiguration) async -> [String] {
+        guard configuration.channels.contains(where: \.speech.enabled) else { return [] }
+        return await configuration.speech.availability()
+    }
+
+    static func banner(
+        _ configuration: ServerConfiguration, port: Int, storage: String, gms: Bool = false, speech: [String] = []
+    ) -> String {
+        let (http, ws) = configuration.tls == nil ? ("http", "ws") : ("https", "wss")
+        var lines = ["Parley is listening on \(http)://\(configuration.host):\(port) (\(storage))"]
         for channel in configuration.channels {
             let kind = channel.clientAuthenticationEnabled ? "authenticated" : "open"
             let state = channel.enabled ? "" : ", disabled"
+            let speaks = channel.speech.enabled ? ", speech in \(channel.speech.locales.joined(separator: " "))" : ""
             lines.append(
-                "  channel \(channel.id) (\(kind)\(state)): ws://\(configuration.host):\(port)"
+                "  channel \(channel.id) (\(kind)\(state)\(speaks)): \(ws)://\(configuration.host):\(port)"
                     + "/chat/v1/chats/sockets/websdk?channelId=\(channel.id)&userId=YOU"
             )
         }
+        for line in speech {
+            lines.append("  speech: \(line)")
+        }
         if configuration.agentKey != nil {
-            lines.append("  agent console: http://\(configuration.host):\(port)/agent (sign in with the agent key)")
+            lines.append("  agent console: \(http)://\(configuration.host):\(port)/agent (sign in with the agent key)")
         }
         if gms {
-            lines.append("  GMS simulator: http://\(configuration.host):\(port)/genesys (Bayeux at /genesys/cometd)")
+            lines.append("  GMS simulator: \(http)://\(configuration.host):\(port)/genesys (Bayeux at /genesys/cometd)")
         }
         if let metricsPath = configuration.metricsPath {
             let who = configuration.metricsToken == nil ? "loopback clients only" : "with the metrics token"
-            lines.append("  metrics: http://\(configuration.host):\(port)\(metricsPath) (Prometheus, \(who))")
+            lines.append("  metrics: \(http)://\(configuration.host):\(port)\(metricsPath) (Prometheus, \(who))")
         }
         if configuration.servesWidget {
-            lines.append("  web chat: http://\(configuration.host):\(port)/ (docs/widget.md)")
+            lines.append("  web chat: \(http)://\(configuration.host):\(port)/ (docs/widget.md)")
         }
         return lines.joined(separator: "\n")
     }

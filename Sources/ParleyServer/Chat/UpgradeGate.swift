@@ -38,7 +38,11 @@ struct ChatServerChannel: ServerChildChannel {
         }
         return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
-            try pipeline.addHandler(ConnectionGuard(headerTimeout: headerTimeout, busy: !admitted), position: .first)
+            // Nearest the network, but behind TLS when the server has it (`TLSFiles`), so that the `503` of a busy
+            // server is encrypted: just before the HTTP encoder, the first handler of the HTTP pipeline.
+            let encoder = try pipeline.context(handlerType: HTTPResponseEncoder.self)
+            try pipeline.addHandler(
+                ConnectionGuard(headerTimeout: headerTimeout, busy: !admitted), position: .before(encoder.handler))
             guard admitted else {
                 return Value(base: value, refused: channel.eventLoop.makeSucceededFuture(true))
             }

@@ -34,13 +34,17 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
     public var skill: SkillReference
     /// Whether the channel accepts connections.
     public var enabled: Bool
+    /// The channel's speech endpoints: on or off, the locales offered, the phrases listened for (``ChannelSpeech``).
+    /// Default off.
+    public var speech: ChannelSpeech
 
     /// Creates a channel.
     public init(
         id: String, name: String? = nil, secret: String? = nil, clientAuthenticationEnabled: Bool = false,
         maxTokenExpiryMinutes: Int = 60, sessionExpiryMinutes: Int = 60 * 24, allowedOrigins: [String] = ["*"],
         skill: SkillReference = .demo, enabled: Bool = true,
-        attachmentTypes: [String] = ChannelConfiguration.defaultAttachmentTypes, sessionSecrets: Bool = false
+        attachmentTypes: [String] = ChannelConfiguration.defaultAttachmentTypes, sessionSecrets: Bool = false,
+        speech: ChannelSpeech = ChannelSpeech()
     ) {
         self.id = id
         self.name = name ?? id
@@ -53,6 +57,7 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
         self.enabled = enabled
         self.attachmentTypes = attachmentTypes
         self.sessionSecrets = sessionSecrets
+        self.speech = speech
     }
 
     /// Types that cannot run as script in a browser: pictures, sound, video, PDF, plain text and office files.
@@ -79,7 +84,8 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
             skill: try reader.optional("skill") ?? .demo,
             enabled: try reader.optional("enabled") ?? true,
             attachmentTypes: try reader.optional("attachmentTypes") ?? Self.defaultAttachmentTypes,
-            sessionSecrets: try reader.optional("sessionSecrets") ?? false)
+            sessionSecrets: try reader.optional("sessionSecrets") ?? false,
+            speech: try reader.optional("speech") ?? ChannelSpeech())
         if let unknown = reader.rest.first(where: { !$0.value.isNull }) {
             throw ParleyError(
                 .invalidValue, "a channel has no member \(JSONValue.string(unknown.key))",
@@ -94,7 +100,7 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
 
     /// The configuration-file form.
     public var jsonValue: JSONValue {
-        var builder = ObjectBuilder(capacity: 11)
+        var builder = ObjectBuilder(capacity: 12)
         builder.set("id", id)
         builder.set("name", name)
         builder.set("clientAuthenticationEnabled", clientAuthenticationEnabled)
@@ -105,6 +111,7 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
         builder.set("enabled", enabled)
         builder.set("attachmentTypes", attachmentTypes)
         builder.set("sessionSecrets", sessionSecrets)
+        builder.set("speech", speech)
         builder.set("secret", secret)
         return builder.finish()
     }

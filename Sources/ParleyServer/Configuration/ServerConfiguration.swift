@@ -39,6 +39,14 @@ public struct ServerConfiguration: Sendable {
     /// elsewhere (``ParleyApplication``), before it stops the server anyway. Default 10 seconds.
     public var drainTimeout: Duration = .seconds(10)
 
+    /// The speech engines and limits of the speech endpoints (`docs/speech.md`, "The server"); which channels serve
+    /// them is each channel's ``ChannelConfiguration/speech``. Default ``SpeechConfiguration/system``: PocketSphinx
+    /// and espeak-ng on Linux.
+    public var speech: SpeechConfiguration = .system
+    /// The PEM certificate chain and private key files to serve HTTPS and `wss://` with (``TLSFiles``); `nil` (the
+    /// default) serves plain HTTP, for a TLS front such as nginx (`docs/deploy.md`).
+    public var tls: TLSFiles?
+
     // MARK: Metrics (docs/deploy.md, "Metrics")
 
     /// Where the server's metrics (``ServerMetrics``) go. `nil` (the default): `MetricsSystem.factory`, the backend

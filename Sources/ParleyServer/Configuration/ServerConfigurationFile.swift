@@ -6,6 +6,8 @@
 /// (`parley serve --database`, which wins over it; see docs/server.md); without it they are kept in SQLite.
 /// `metricsPath` and `metricsToken`, optional, are ``ServerConfiguration/metricsPath`` (`""` serves no metrics) and
 /// ``ServerConfiguration/metricsToken`` (docs/deploy.md, "Metrics"); the command line's options win over them.
+/// `tlsCertificate` and `tlsKey`, optional and together, are the PEM files of ``ServerConfiguration/tls``;
+/// `speechEngine`, optional, is `system` (the default), `scripted` or `none` (docs/speech.md, "The server").
 public struct ServerConfigurationFile: JSONConvertible {
     /// The channels, in order.
     public var channels: [ChannelConfiguration]
@@ -15,6 +17,12 @@ public struct ServerConfigurationFile: JSONConvertible {
     public var metricsPath: String?
     /// The bearer token reading the metrics needs; nil for loopback clients only.
     public var metricsToken: String?
+    /// The PEM certificate chain file to serve TLS with; nil for plain HTTP.
+    public var tlsCertificate: String?
+    /// The PEM private key file of ``tlsCertificate``.
+    public var tlsKey: String?
+    /// The speech engines: `system`, `scripted` or `none`; nil for `system`.
+    public var speechEngine: String?
 
     /// Creates a file's content.
     public init(
@@ -34,6 +42,19 @@ public struct ServerConfigurationFile: JSONConvertible {
         database = try reader.optional("database")
         metricsPath = try reader.optional("metricsPath")
         metricsToken = try reader.optional("metricsToken")
+        tlsCertificate = try reader.optional("tlsCertificate")
+        tlsKey = try reader.optional("tlsKey")
+        speechEngine = try reader.optional("speechEngine")
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ParleyError(
+                .invalidValue, "tlsCertificate and tlsKey go together",
+                path: JSONPath([.key(tlsCertificate == nil ? "tlsKey" : "tlsCertificate")]))
+        }
+        if let speechEngine, !["system", "scripted", "none"].contains(speechEngine) {
+            throw ParleyError(
+                .invalidValue, "speechEngine is \"system\", \"scripted\" or \"none\"",
+                path: JSONPath([.key("speechEngine")]))
+        }
         if let metricsPath, !metricsPath.isEmpty, !metricsPath.hasPrefix("/") {
             throw ParleyError(
                 .invalidValue, "metricsPath must start with \"/\" (or be \"\" for no metrics)",
@@ -56,6 +77,9 @@ public struct ServerConfigurationFile: JSONConvertible {
         if let database { object.append("database", .string(database)) }
         if let metricsPath { object.append("metricsPath", .string(metricsPath)) }
         if let metricsToken { object.append("metricsToken", .string(metricsToken)) }
+        if let tlsCertificate { object.append("tlsCertificate", .string(tlsCertificate)) }
+        if let tlsKey { object.append("tlsKey", .string(tlsKey)) }
+        if let speechEngine { object.append("speechEngine", .string(speechEngine)) }
         return .object(object)
     }
 }
