@@ -453,7 +453,7 @@ public final class ChatViewModel {
                 case .attachmentTooLarge: strings[.fileSizeWarning]
                 case .speechUnavailable: strings[.speechUnavailable]
                 case .speechPermissionDenied: strings[.speechPermissionDenied]
-                case .speechUnsupportedLocale: strings[.speechUnsupportedLocale]
+                case .unsupportedSpeechLocale: strings[.speechUnsupportedLocale]
                 case .speechRecognitionFailed: strings[.speechRecognitionError]
                 case .speechNoSpeech, .speechTooMuchSpeech, .speechEngineFailed, .speechEngineUnavailable:
                     strings[.speechError]
