@@ -37,18 +37,23 @@ struct ChatVoiceTests {
         }
     }
 
-    @Test func aSpokenFileIsHeardLiveSentAndAnsweredAndAMissingSpeakerIsOneLine() async throws {
+    /// `device`: PocketSphinx and espeak-ng in the `parley` process; `server`: the server's speech socket and TTS.
+    @Test(arguments: ["device", "server"])
+    func aSpokenFileIsHeardLiveSentAndAnsweredAndAMissingSpeakerIsOneLine(speech: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-voice-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let wav = folder.appendingPathComponent("lights.wav")
         try await EspeakSynthesizer().synthesize(SynthesisRequest(text: "turn on the lights"), to: wav)
-        try await InProcessServer.run(channels: [ChannelConfiguration(id: "echo", skill: .echo)]) { server in
+        let phrases = ["turn on the lights", "turn off the lights", "go to sleep"]
+        let channel = ChannelConfiguration(
+            id: "echo", skill: .echo, speech: ChannelSpeech(enabled: true, phrases: phrases))
+        try await InProcessServer.run(channels: [channel]) { server in
             let run = try await parley(
                 [
-                    "chat", "--url", server.url.absoluteString, "--channel", "echo", "--voice", "--speech", "device",
-                    "--audio-file", wav.path, "--phrases", "turn on the lights,turn off the lights,go to sleep",
-                ],
+                    "chat", "--url", server.url.absoluteString, "--channel", "echo", "--voice", "--speech", speech,
+                    "--audio-file", wav.path,
+                ] + (speech == "device" ? ["--phrases", phrases.joined(separator: ",")] : []),
                 input: "/listen\nand some text\n",
                 // No such sound device, wherever the test runs: `play` fails as on a machine without a sound card.
                 environment: ["AUDIODEV": "parley-no-such-device", "AUDIODRIVER": "alsa"])
