@@ -61,6 +61,9 @@ let package = Package(
             name: "ParleyClient",
             dependencies: [
                 "ParleyCore",
+                // Speech input and read-aloud (issue 21): ParleySpeech guards its program-running engines, so an iOS
+                // app links no Subprocess through it.
+                "ParleySpeech",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

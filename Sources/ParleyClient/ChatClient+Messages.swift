@@ -254,6 +254,7 @@ extension ChatClient {
             record(entry)
         }
         emit(.messageReceived(entry))
+        readAloud(entry)
         if endingTurn, message.endOfTurn == true || message.payload.type == .sessionClosed {
             endingTurn = false
             delivered(Self.endOfTurnWaiter)

@@ -114,6 +114,9 @@ public actor ChatClient {
     var typingDraft: String?
     /// Holds `RESPONDING` notices back for `typingStatusInterval`.
     var typingThrottle: Task<Void, Never>?
+    // Speech input and read-aloud (see Speech/ChatClient+Speech.swift).
+    let speechSetup: SpeechSetup
+    var speech = SpeechState()
 
     /// A client. It does nothing until ``initialize()``.
     /// - Parameters:
@@ -124,12 +127,15 @@ public actor ChatClient {
     ///   - random: The random source of the reconnect jitter (inject a seeded one for repeatable tests).
     ///   - urlSession: The session for attachment uploads.
     ///   - hooks: ``Hooks`` that see, change or drop messages.
+    ///   - speech: The speech engines and devices (default: the chat server's speech endpoints, the platform's
+    ///     microphone and speaker).
     public init(
         configuration: Configuration, transport: (any ChatTransport)? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(), urlSession: URLSession = .shared,
-        hooks: Hooks = Hooks()
+        hooks: Hooks = Hooks(), speech: SpeechSetup = SpeechSetup()
     ) {
+        self.speechSetup = speech
         self.configuration = configuration
         self.transport = transport ?? WebSocketTransport(maxFrameSize: configuration.maxFrameSize)
         self.clock = clock
@@ -159,6 +165,8 @@ public actor ChatClient {
     /// one not initialized yet.
     public func initialize(configuration: Configuration) async throws(ParleyError) {
         if lifecycle == .initialized { await disconnect() }
+        await stopAllSpeech()
+        speech.reader = nil  // the next reads aloud with the new configuration's server and voices
         self.configuration = configuration
         identity = (configuration.channelId, configuration.userId)
         lifecycle = .created
@@ -169,6 +177,7 @@ public actor ChatClient {
     /// ``initialize()`` then fails with ``ParleyError/Code/clientDestroyed``.
     public func destroy() async {
         guard lifecycle != .destroyed else { return }
+        await stopAllSpeech()
         stopUploads(forget: false)
         await disconnect()
         resetConversationState()

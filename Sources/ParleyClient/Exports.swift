@@ -1,2 +1,5 @@
 // ParleyClient re-exports the wire model so that an app imports one module.
 @_exported public import ParleyCore
+// And the speech types its speech API speaks in (AudioLevel, RecordingState's engines, permissions), so that an app
+// that sets up on-device speech or reads the microphone's level imports one module too.
+@_exported public import ParleySpeech

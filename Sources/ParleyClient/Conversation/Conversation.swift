@@ -76,6 +76,17 @@ public protocol Conversation: Actor {
     func clearMessages() async throws(ParleyError)
     /// Ends the conversation; reports ``ChatEvent/chatEnded``.
     func endChat() async throws(ParleyError)
+
+    /// Starts speech input (``ConversationCapabilities/speech``); see ``ChatClient/startRecording()``.
+    func startRecording() async throws(ParleyError)
+    /// Stops speech input; the final result follows.
+    func stopRecording() async
+    /// Stops speech input without a result.
+    func cancelRecording() async
+    /// Mutes or unmutes reading aloud.
+    func setSpeechSynthesisMuted(_ muted: Bool) async
+    /// Whether reading aloud is muted.
+    var isSpeechSynthesisMuted: Bool { get }
 }
 
 extension Conversation {
@@ -98,6 +109,23 @@ extension Conversation {
     public func sendUserTypingStatus(_ status: TypingStatus) async throws(ParleyError) -> Bool {
         try await sendUserTypingStatus(status, text: nil)
     }
+
+    /// Fails with ``ParleyError/Code/unsupportedFeature``: this backend has no speech.
+    public func startRecording() async throws(ParleyError) {
+        try require(.speech, "listen to speech")
+    }
+
+    /// Does nothing: this backend has no speech.
+    public func stopRecording() async {}
+
+    /// Does nothing: this backend has no speech.
+    public func cancelRecording() async {}
+
+    /// Does nothing: this backend has no speech.
+    public func setSpeechSynthesisMuted(_ muted: Bool) async {}
+
+    /// `true`: this backend reads nothing aloud.
+    public var isSpeechSynthesisMuted: Bool { true }
 
     /// Does nothing: the backend takes no files.
     public func cancelUpload(_ id: String) {}
@@ -139,11 +167,12 @@ public struct ConversationCapabilities: OptionSet, Sendable, Hashable {
 }
 
 extension ChatClient: Conversation {
-    /// Everything but speech (which the client does not do yet); ``ConversationCapabilities/durableHistory`` with
-    /// a `storageFolder`.
+    /// Everything, with ``ConversationCapabilities/speech`` through the chat server's speech endpoints or the
+    /// on-device engines of its ``ChatClient/SpeechSetup``; ``ConversationCapabilities/durableHistory`` with a
+    /// `storageFolder`.
     public var capabilities: ConversationCapabilities {
         var capabilities: ConversationCapabilities = [
-            .richMessages, .attachments, .typingStatus, .languages, .endConversation,
+            .richMessages, .attachments, .typingStatus, .languages, .endConversation, .speech,
         ]
         if configuration.storageFolder != nil { capabilities.insert(.durableHistory) }
         return capabilities

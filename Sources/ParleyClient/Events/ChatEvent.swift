@@ -1,3 +1,5 @@
+public import ParleySpeech
+
 /// Something that happened to a ``ChatClient``, in the order it happened.
 ///
 /// ```swift
@@ -42,6 +44,24 @@ public enum ChatEvent: Sendable {
     /// Something failed that no call returned to the app: a refused or lost connection, a token that could not
     /// be fetched, a frame that could not be decoded. Reported once.
     case error(ParleyError)
+    /// Speech input moved on (``ChatClient/startRecording()``): asking permission, recording, finishing, idle.
+    case recordingChanged(RecordingState)
+    /// The speech service's best guess so far (`final` false), or its final text (Oracle's
+    /// `onSpeechResponseReceived(data:final:)`).
+    case speechResponseReceived(text: String, final: Bool)
+    /// The microphone's level for one captured chunk, RMS and dBFS, for a voice visualiser (Oracle's
+    /// `onAudioReceived`).
+    case audioLevel(AudioLevel)
+    /// An utterance was recognised: sent as a message (`sent`, with `enableAutoSendSpeechResponse`), or handed to
+    /// the app to put in the input field for the user to edit.
+    case speechRecognized(SpeechResult, sent: Bool)
+    /// Speech input failed: a permission denied, an unsupported locale, nothing heard, the speech service or the
+    /// microphone failed (``ChatClient/startRecording()`` throws the ones it meets itself too).
+    case speechFailed(ParleyError)
+    /// Reading a message aloud failed: no sound device, or the synthesiser failed. Reading goes on with the next.
+    case speechSynthesisFailed(ParleyError)
+    /// Reading aloud was muted or unmuted (``ChatClient/setSpeechSynthesisMuted(_:)``).
+    case speechSynthesisMuted(Bool)
 }
 
 /// The state of the connection to the chat server (Oracle's `ConnectionStatus`).

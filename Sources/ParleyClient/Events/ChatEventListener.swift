@@ -1,3 +1,5 @@
+public import ParleySpeech
+
 /// The callbacks of Oracle's `BotsEventListener`, for apps that prefer a listener object to
 /// ``ChatClient/events()``. Every method has an empty default, so a listener implements only what it needs.
 ///
@@ -23,6 +25,10 @@ public protocol ChatEventListener: AnyObject, Sendable {
     func chatEnd() async
     /// Something failed that no call returned (see ``ChatEvent/error(_:)``).
     func onError(error: ParleyError) async
+    /// A partial (`final` false) or final text from speech recognition (Oracle's `onSpeechResponseReceived`).
+    func onSpeechResponseReceived(data: String, final: Bool) async
+    /// The microphone's level while recording, for a voice visualiser (Oracle's `SpeechEventListener.onAudioReceived`).
+    func onAudioReceived(level: AudioLevel) async
 }
 
 extension ChatEventListener {
@@ -44,6 +50,10 @@ extension ChatEventListener {
     public func chatEnd() async {}
     /// Does nothing unless the listener implements it.
     public func onError(error: ParleyError) async {}
+    /// Does nothing unless the listener implements it.
+    public func onSpeechResponseReceived(data: String, final: Bool) async {}
+    /// Does nothing unless the listener implements it.
+    public func onAudioReceived(level: AudioLevel) async {}
 
     /// Calls the method that matches `event`.
     func deliver(_ event: ChatEvent) async {
@@ -56,6 +66,9 @@ extension ChatEventListener {
         case .languageChanged(let language): await onChatLanguageChange(newLanguage: language)
         case .chatEnded: await chatEnd()
         case .error(let error): await onError(error: error)
+        case .speechResponseReceived(let text, let final): await onSpeechResponseReceived(data: text, final: final)
+        case .audioLevel(let level): await onAudioReceived(level: level)
+        case .recordingChanged, .speechRecognized, .speechFailed, .speechSynthesisMuted, .speechSynthesisFailed: break
         case .messageSent, .deliveryChanged, .messageUpdated, .transcriptCleared, .typingChanged, .agentChanged,
             .uploadChanged:
             break

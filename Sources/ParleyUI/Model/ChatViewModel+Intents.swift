@@ -331,19 +331,68 @@ extension ChatViewModel {
 
     // MARK: Speech
 
-    /// The microphone button. Not available in this version: speech input comes with the speech issue (the model
-    /// will then drive `ParleySpeech`). Until then it fails with ``ParleyError/Code/speechUnavailable``
-    /// (`parley_speech_unavailable`), and ``Composer/showsMicrophone`` stays `false` whatever
-    /// `enableSpeechRecognition` says.
+    /// The microphone button, for a button's action: starts ``startSpeechInput()`` in a task and returns at once.
+    /// Without the microphone (``Composer/showsMicrophone`` is `false`) it fails with
+    /// ``ParleyError/Code/speechUnavailable`` (`parley_speech_unavailable`).
     @discardableResult
     public func startSpeech() -> IntentOutcome {
-        fail(ParleyError(.speechUnavailable, "speech input is not available in this version of ParleyUI"))
+        guard composer.showsMicrophone else { return failSpeechUnavailable() }
+        Task { await startSpeechInput() }
+        return .done
     }
 
-    /// Stops speech input; see ``startSpeech()``.
+    /// The microphone button: asks the conversation to listen. ``speech`` then follows the recording — the popup
+    /// with `odais_speech_start`, the partial text, the level; the final text is sent
+    /// (`enableAutoSendSpeechResponse`) or put in ``draft`` for the user to edit. A refused permission or an
+    /// unsupported locale shows an alert (`odais_speech_permission_denied`, `odais_speech_unsupported_locale`).
+    @discardableResult
+    public func startSpeechInput() async -> IntentOutcome {
+        guard composer.showsMicrophone else { return failSpeechUnavailable() }
+        do {
+            try await conversation.startRecording()
+            return .done
+        } catch {
+            return fail(error)
+        }
+    }
+
+    /// The popup's SEND (`odais_speech_send`): stops listening; the final text follows. For a button's action.
     @discardableResult
     public func stopSpeech() -> IntentOutcome {
-        fail(ParleyError(.speechUnavailable, "speech input is not available in this version of ParleyUI"))
+        guard speech.isActive else { return .ignored }
+        Task { await conversation.stopRecording() }
+        return .done
+    }
+
+    /// The popup's SEND, awaited: the conversation has closed the microphone when it returns.
+    @discardableResult
+    public func stopSpeechInput() async -> IntentOutcome {
+        guard speech.isActive else { return .ignored }
+        await conversation.stopRecording()
+        return .done
+    }
+
+    /// The popup's CANCEL (`odais_speech_cancel`): stops listening and drops what was said.
+    @discardableResult
+    public func cancelSpeech() async -> IntentOutcome {
+        guard speech.isActive else { return .ignored }
+        await conversation.cancelRecording()
+        return .done
+    }
+
+    /// The mute button: mutes or unmutes reading aloud (`enableSpeechSynthesis`).
+    @discardableResult
+    public func setSpeechMuted(_ muted: Bool) async -> IntentOutcome {
+        guard speech.showsMuteButton else { return .ignored }
+        await conversation.setSpeechSynthesisMuted(muted)
+        return .done
+    }
+
+    private func failSpeechUnavailable() -> IntentOutcome {
+        let why =
+            clientConfiguration.enableSpeechRecognition
+            ? "this conversation's backend has no speech" : "speech input is switched off (enableSpeechRecognition)"
+        return fail(ParleyError(.speechUnavailable, why))
     }
 
     // MARK: Links

@@ -65,6 +65,8 @@ public final class ChatViewModel {
     public private(set) var formProblems: [String: [String: String]] = [:]
     /// The texts in the screen's language.
     public private(set) var strings = Strings()
+    /// Speech input and reading aloud: the popup while listening, the partial text, the level, the mute.
+    public private(set) var speech = SpeechPresentation()
 
     // Mirrors of the client's state.
     private(set) var messages: [ChatMessage] = []
@@ -153,6 +155,7 @@ public final class ChatViewModel {
         agentDetails = await conversation.getAgentDetails()
         chatLanguage = await conversation.chatLanguage
         messages = await conversation.messages()
+        speech.isMuted = await conversation.isSpeechSynthesisMuted
         rebuild()
     }
 
@@ -186,8 +189,36 @@ public final class ChatViewModel {
             uploadChanged(upload)
         case .attachmentUploaded, .error:
             return
+        case .recordingChanged, .speechResponseReceived, .audioLevel, .speechRecognized, .speechFailed,
+            .speechSynthesisMuted, .speechSynthesisFailed:
+            handleSpeech(event)  // the rows do not change
+            return
         }
         rebuild()
+    }
+
+    /// Follows speech input and reading aloud.
+    private func handleSpeech(_ event: ChatEvent) {
+        switch event {
+        case .recordingChanged(let state):
+            if speech.state == .idle, state != .idle { speech.text = "" }
+            speech.state = state
+            if state == .idle || state == .finishing { speech.level = nil }
+        case .speechResponseReceived(let text, _):
+            speech.text = text
+        case .audioLevel(let level):
+            if speech.state == .recording { speech.level = level.dBFS }
+        case .speechRecognized(let result, let sent):
+            if !sent { setDraft(result.text) }
+        case .speechFailed(let error):
+            fail(error)
+        case .speechSynthesisFailed(let error):
+            fail(error, message: error.message)
+        case .speechSynthesisMuted(let muted):
+            speech.isMuted = muted
+        default:
+            break
+        }
     }
 
     /// Follows the client's report of an upload: a row's retry state, or a resumed upload's own row.
@@ -251,8 +282,13 @@ public final class ChatViewModel {
         composer = Composer(
             placeholder: strings[.writeAMessage], sendAccessibilityLabel: strings[.accessLabelButtonSend],
             showsAttachButton: attachments, attachAccessibilityLabel: strings[.accessLabelButtonAttach],
-            shareMenu: attachments ? shareMenu(flags.shareMenuConfiguration) : [], showsMicrophone: false,
+            shareMenu: attachments ? shareMenu(flags.shareMenuConfiguration) : [],
+            showsMicrophone: flags.enableSpeechRecognition && capabilities.contains(.speech),
             microphoneAccessibilityLabel: strings[.accessLabelButtonSpeak])
+        speech.listeningLabel = strings[.speechStart]
+        speech.sendLabel = strings[.speechSend]
+        speech.cancelLabel = strings[.speechCancel]
+        speech.showsMuteButton = flags.enableSpeechSynthesis && capabilities.contains(.speech)
         if let prompt = endConversationPrompt, prompt.title != strings[.endConversationTitle] {
             endConversationPrompt = makeEndConversationPrompt()
         }
@@ -421,11 +457,18 @@ public final class ChatViewModel {
                 case .attachmentTypeNotAllowed: strings[.fileNotSupported]
                 case .attachmentTooLarge: strings[.fileSizeWarning]
                 case .speechUnavailable: strings[.speechUnavailable]
+                case .speechPermissionDenied: strings[.speechPermissionDenied]
+                case .unsupportedSpeechLocale: strings[.speechUnsupportedLocale]
+                case .speechRecognitionFailed: strings[.speechRecognitionError]
+                case .speechNoSpeech, .speechTooMuchSpeech, .speechEngineFailed, .speechEngineUnavailable:
+                    strings[.speechError]
                 default: error.message
                 }
             }
         let title =
-            [.attachmentTypeNotAllowed, .attachmentTooLarge].contains(error.code) ? strings[.alert] : strings[.error]
+            [.attachmentTypeNotAllowed, .attachmentTooLarge].contains(error.code)
+                || error.code.rawValue.hasPrefix("speech.")
+            ? strings[.alert] : strings[.error]
         alert = ChatAlert(title: title, message: message, dismissLabel: strings[.ok], error: error)
         return .failed(error)
     }

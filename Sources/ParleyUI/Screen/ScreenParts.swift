@@ -58,8 +58,8 @@ public struct Composer: Sendable, Hashable {
     public var attachAccessibilityLabel: String
     /// What the attach button offers (`shareMenuConfiguration`); empty when it is hidden.
     public var shareMenu: [ShareMenuEntry]
-    /// Whether the microphone button is shown. Always `false` in this version: speech input arrives with the speech
-    /// issue, and a button that cannot work is not shown (`enableSpeechRecognition` waits for it).
+    /// Whether the microphone button is shown: `enableSpeechRecognition` is on and the conversation's backend has
+    /// ``ConversationCapabilities/speech``.
     public var showsMicrophone: Bool
     /// VoiceOver's label for it (`odais_access_label_button_speak`).
     public var microphoneAccessibilityLabel: String
@@ -117,4 +117,49 @@ public struct ChatAlert: Sendable, Hashable {
     public var dismissLabel: String
     /// The error.
     public var error: ParleyError
+}
+
+/// What a screen shows of speech input and reading aloud: the speech popup (Oracle's "Listening..." with the partial
+/// text under a voice visualiser, SEND and CANCEL) and the mute button.
+public struct SpeechPresentation: Sendable, Hashable {
+    /// Where speech input is; the popup shows unless ``RecordingState/idle``.
+    public var state: RecordingState
+    /// What has been recognised so far (the partial text, then the final one); empty before the user speaks.
+    public var text: String
+    /// The microphone's latest level in dBFS (−96 for silence, 0 for full scale), for the visualiser; `nil` when
+    /// not recording.
+    public var level: Double?
+    /// The level from 0 (−60 dBFS or quieter) to 1 (0 dBFS), for a bar.
+    public var levelFraction: Double {
+        guard let level else { return 0 }
+        return min(1, max(0, (level + 60) / 60))
+    }
+    /// Whether reading aloud is muted (`initSpeechSynthesisMuted` at first).
+    public var isMuted: Bool
+    /// Whether a mute button is shown (`enableSpeechSynthesis`).
+    public var showsMuteButton: Bool
+    /// The popup's title while listening (`odais_speech_start`).
+    public var listeningLabel: String
+    /// The popup's button that stops and sends (`odais_speech_send`).
+    public var sendLabel: String
+    /// The popup's button that cancels (`odais_speech_cancel`).
+    public var cancelLabel: String
+
+    /// Whether the speech popup is shown.
+    public var isActive: Bool { state != .idle }
+
+    /// A presentation.
+    public init(
+        state: RecordingState = .idle, text: String = "", level: Double? = nil, isMuted: Bool = true,
+        showsMuteButton: Bool = false, listeningLabel: String = "", sendLabel: String = "", cancelLabel: String = ""
+    ) {
+        self.state = state
+        self.text = text
+        self.level = level
+        self.isMuted = isMuted
+        self.showsMuteButton = showsMuteButton
+        self.listeningLabel = listeningLabel
+        self.sendLabel = sendLabel
+        self.cancelLabel = cancelLabel
+    }
 }

@@ -15,7 +15,10 @@ struct ChatCommand: AsyncParsableCommand {
             sent. Example: printf 'Order Pizza\\n' | parley chat --url http://127.0.0.1:8080 --channel demo. \
             With --backend genesys the same screen chats with a Genesys Mobile Services chat service (Chat API \
             version 1 or 2 over CometD), such as the simulator of `parley serve --gms`: \
-            parley chat --backend genesys --url http://127.0.0.1:8080 --service customer-support
+            parley chat --backend genesys --url http://127.0.0.1:8080 --service customer-support. \
+            With --voice, /listen (or an empty line in a terminal) records one utterance from the microphone (sox's \
+            rec) or --audio-file, shows what is heard as it is heard, sends it, and reads the replies aloud (sox's \
+            play); without a sound device the replies stay text.
             """
     )
 
@@ -60,6 +63,26 @@ struct ChatCommand: AsyncParsableCommand {
             """)
     var languages: String?
 
+    @Flag(help: "Speak: /listen records one utterance and sends it; replies are read aloud.")
+    var voice = false
+
+    @Option(help: "With --voice: a sound file (any format sox reads) to use as the microphone, instead of rec.")
+    var audioFile: String?
+
+    @Option(
+        help: """
+            With --voice: where speech is recognised and synthesised: server (the chat server's /voice and /tts \
+            endpoints, the default) or device (in this process: PocketSphinx and espeak-ng on Linux).
+            """)
+    var speech: SpeechChoice = .server
+
+    @Option(
+        help: "With --voice --speech device: the phrases to listen for, comma-separated (a grammar for PocketSphinx).")
+    var phrases: String?
+
+    @Option(help: "With --voice: the speech locale (Oracle's speechLocale), such as en-us or fr-fr.")
+    var speechLocale = "en-us"
+
     func validate() throws {
         guard let serverURL = URL(string: url), serverURL.scheme != nil, serverURL.host != nil else {
             throw ValidationError("--url \(url) is not a URL such as http://127.0.0.1:8080")
@@ -69,6 +92,13 @@ struct ChatCommand: AsyncParsableCommand {
         }
         if backend == .genesys, service.isEmpty || service.contains("/") {
             throw ValidationError("--service \(service) is not a GMS service name")
+        }
+        if !voice, audioFile != nil || phrases != nil {
+            throw ValidationError("--audio-file and --phrases go with --voice")
+        }
+        if voice, backend == .genesys { throw ValidationError("--voice needs --backend parley") }
+        if let audioFile, !FileManager.default.fileExists(atPath: audioFile) {
+            throw ValidationError("--audio-file \(audioFile) does not exist")
         }
     }
 
@@ -93,9 +123,59 @@ struct ChatCommand: AsyncParsableCommand {
             configuration.multiLangChat = MultiLangChat(
                 supportedLanguages: tags.map { SupportedLanguage(lang: $0) }, primaryLanguage: tags.first)
         }
-        let status = await TerminalChat.run(configuration, timestampsChosen: timestamps != nil)
+        var speechSetup: ChatClient.SpeechSetup?
+        if voice {
+            configuration.enableSpeechRecognition = true
+            configuration.enableSpeechSynthesis = true
+            configuration.initSpeechSynthesisMuted = false
+            configuration.speechLocale = speechLocale
+            speechSetup = voiceSetup()
+        }
+        let status = await TerminalChat.run(configuration, speech: speechSetup, timestampsChosen: timestamps != nil)
         if status != 0 { throw ExitCode(status) }
     }
+}
+
+extension ChatCommand {
+    /// The speech engines `--voice` asks for: the microphone or `--audio-file`, sox's `play`, the server's speech
+    /// endpoints or this machine's engines.
+    func voiceSetup() -> ChatClient.SpeechSetup {
+        // sox on every platform the tool runs on (a Mac too): `rec` records, `play` plays.
+        var setup = ChatClient.SpeechSetup(microphone: SoxAudioSource.microphone(), speaker: SoxStreamingPlayer())
+        if let audioFile {
+            setup.microphone = SoxAudioSource.file(URL(fileURLWithPath: audioFile))
+            // A file needs nobody's permission; recognition's own is still the platform's.
+            setup.permissions = FilePermissions()
+        }
+        if speech == .device {
+            let list = (phrases ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let request = StreamingRecognitionRequest(phrases: list.filter { !$0.isEmpty })
+            #if os(Linux)
+                let recognizer: any StreamingRecognizer = PocketsphinxStreamingRecognizer()
+            #else
+                let recognizer: any StreamingRecognizer = AppleStreamingRecognizer()
+            #endif
+            setup.service = OnDeviceSpeechService(
+                recognizer: recognizer, synthesizer: EspeakSynthesizer(), request: request)
+        }
+        return setup
+    }
+}
+
+/// The microphone is a file: granted; recognition as the platform says.
+struct FilePermissions: PermissionSource {
+    func status(of permission: Permission) async -> PermissionStatus {
+        permission == .microphone ? .granted : await SystemPermissionSource().status(of: permission)
+    }
+
+    func request(_ permission: Permission) async -> PermissionStatus {
+        permission == .microphone ? .granted : await SystemPermissionSource().request(permission)
+    }
+}
+
+/// What `--speech` chooses.
+enum SpeechChoice: String, ExpressibleByArgument, CaseIterable {
+    case server, device
 }
 
 /// What `--chat-api` chooses.
@@ -125,13 +205,16 @@ extension TerminalChat {
     /// Runs a terminal chat with a new client on standard input and output. The terminal shows what a screen
     /// with these flags shows; in a terminal it adds the connection status (`showConnectionStatus`), and it offers
     /// `/clear` (`enableClearMessage`). With a pipe, timestamps are off unless the configuration's caller chose.
-    static func run(_ configuration: ChatClient.Configuration, timestampsChosen: Bool = false) async -> Int32 {
+    static func run(
+        _ configuration: ChatClient.Configuration, speech: ChatClient.SpeechSetup? = nil, timestampsChosen: Bool = false
+    ) async -> Int32 {
         var configuration = configuration
         let interactive = standardInputIsTerminal
         configuration.showConnectionStatus = interactive
         configuration.enableClearMessage = true
         if !interactive, !timestampsChosen { configuration.enableTimestamp = false }
-        let chat = TerminalChat(conversation: ChatClient(configuration: configuration), interactive: interactive)
+        let client = ChatClient(configuration: configuration, speech: speech ?? ChatClient.SpeechSetup())
+        let chat = TerminalChat(conversation: client, interactive: interactive, voice: speech != nil)
         return await chat.run(lines: standardInputLines())
     }
 

@@ -27,10 +27,18 @@ final class TerminalChat {
     private var turnEnded = false
     /// A location typed with `/location`, for the model's ``ChatViewModel/PlatformActions/requestLocation``.
     private var typedLocation: Location?
+    /// `--voice`: `/listen` records, replies are read aloud.
+    let voice: Bool
+    /// A recording is on (from `/listen` until the client is idle again), and whether it sent a message.
+    private var listening = false
+    private var heardAndSent = false
+    /// Reading aloud failed once (no sound device): it is muted, and said once.
+    private var readAloudFailed = false
 
-    init(conversation: any Conversation, interactive: Bool) {
+    init(conversation: any Conversation, interactive: Bool, voice: Bool = false) {
         self.conversation = conversation
         self.interactive = interactive
+        self.voice = voice
         model = ChatViewModel(conversation: conversation)
         renderer.showsTyping = interactive
         model.platform = ChatViewModel.PlatformActions(
@@ -51,7 +59,12 @@ final class TerminalChat {
         await model.start()
         observe()
         let events = await conversation.events()
-        let turns = Task { for await event in events { self.noteTurn(event) } }
+        let turns = Task {
+            for await event in events {
+                self.noteTurn(event)
+                await self.noteSpeech(event)
+            }
+        }
         defer { turns.cancel() }
         do {
             try await conversation.initialize()
@@ -68,7 +81,8 @@ final class TerminalChat {
         }
         var input = lines.makeAsyncIterator()
         while let line = await input.next(isolation: #isolation) {
-            let text = line.trimmingCharacters(in: .whitespaces)
+            var text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty, voice, interactive { text = "/listen" }
             guard !text.isEmpty else { continue }
             if text == "/quit" || text == "/exit" { break }
             let spoke: Bool
@@ -83,6 +97,8 @@ final class TerminalChat {
             }
             if spoke, !interactive { await waitForTurn() }
         }
+        // The last reply is heard before the chat quits.
+        if voice, let client = conversation as? ChatClient { await client.finishSpeaking() }
         model.stop()
         await conversation.destroy()
         return 0
@@ -117,7 +133,10 @@ final class TerminalChat {
             Self.say("[\(banner.text)]")
         }
         if let alert = model.alert {
-            Self.error("\(alert.title): \(alert.message)")
+            // Reading aloud that fails is reported once, by noteSpeech(_:).
+            if !alert.error.code.rawValue.hasPrefix("speech.") || listening {
+                Self.error("\(alert.title): \(alert.message)")
+            }
             model.dismissAlert()
         }
         if let page = model.webView {
@@ -145,6 +164,44 @@ final class TerminalChat {
             let shown = !RowBuilder(now: Date()).rows(for: [message]).isEmpty
             if !shown || renderer.hasPrinted(message.id) { turnEnded = true }
         }
+    }
+
+    /// Shows what is heard while listening, and turns a missing speaker into one line (the chat goes on in text).
+    private func noteSpeech(_ event: ChatEvent) async {
+        switch event {
+        case .speechResponseReceived(let text, let final):
+            Self.say(final ? "(heard) \(text)" : "(hearing) \(text)")
+        case .speechRecognized(_, let sent):
+            heardAndSent = sent
+        case .recordingChanged(.idle):
+            listening = false
+        case .speechSynthesisFailed(let error):
+            guard !readAloudFailed else { return }
+            readAloudFailed = true
+            Self.error("cannot read replies aloud (\(error.code): \(error.message)); the chat goes on in text")
+            await conversation.setSpeechSynthesisMuted(true)
+        default:
+            break
+        }
+    }
+
+    /// `/listen`: records one utterance (the recognizer ends it when the speaker stops) and waits until the client
+    /// is idle again; returns whether what was heard was sent.
+    private func listen() async -> Bool {
+        guard voice else {
+            Self.error("start parley chat with --voice to speak")
+            return false
+        }
+        userSpoke()
+        listening = true
+        heardAndSent = false
+        if interactive { Self.say("[\(model.speech.listeningLabel)]") }
+        guard report(await model.startSpeechInput()) else {
+            listening = false
+            return false
+        }
+        while listening { try? await Task.sleep(for: .milliseconds(20)) }
+        return heardAndSent
     }
 
     nonisolated static func say(_ line: String) {
@@ -251,6 +308,8 @@ final class TerminalChat {
             return report(await model.pickLanguage(argument == "detect" ? nil : argument))
         case "/end":
             return try await endConversation(input: &input)
+        case "/listen":
+            return await listen()
         default:
             if text.hasPrefix("/") {
                 Self.error("unknown command \(words[0]); /help lists them")
@@ -428,6 +487,7 @@ final class TerminalChat {
         "  /clear                clear the transcript",
         "  /lang                 the language menu; /lang TAG chooses one (en, fr), /lang detect detects it",
         "  /end                  end the conversation and start a new one",
+        "  /listen               with --voice: say one thing (an empty line does the same in a terminal)",
         "  /quit                 leave",
     ]
 
