@@ -39,10 +39,6 @@ extension ParleyError.Code {
     public static let unsupportedFeature: Self = "client.unsupportedFeature"
     /// ``ChatClient/startRecording()`` was called while speech input was already on.
     public static let speechAlreadyRecording: Self = "speech.alreadyRecording"
-    /// The speech locale is not one the speech service recognises (`odais_speech_unsupported_locale`). The same code
-    /// as the server's `speechUnsupportedLocale` (ParleyServer), under another name so that a module that sees both
-    /// has no ambiguity.
-    public static let unsupportedSpeechLocale: Self = "speech.unsupportedLocale"
     /// The user said nothing the recognizer could hear before it gave up.
     public static let speechNoSpeech: Self = "speech.noSpeech"
     /// The user spoke for longer than the recognizer accepts.

@@ -330,7 +330,7 @@ struct ChatClientSpeechTests {
                 try await french.startRecording()
                 Issue.record("PocketSphinx-like engines here speak en-US only")
             } catch {
-                #expect(error.code == .unsupportedSpeechLocale)
+                #expect(error.code == .speechUnsupportedLocale)
             }
             #expect(await french.setSpeechLocale("en_US") == true)
             #expect(await french.setSpeechLocale("xx-yy") == false)

@@ -90,7 +90,7 @@ struct SpeechViewModelTests {
             #expect(denied.speech.state == .idle)
 
             let french = try await Self.model(server) { $0.speechLocale = "fr-fr" }
-            #expect(await french.startSpeechInput().failureCode == .unsupportedSpeechLocale)
+            #expect(await french.startSpeechInput().failureCode == .speechUnsupportedLocale)
             #expect(french.alert?.message == "The set speech locale is not supported. Cannot start recording.")
 
             let quiet = try await Self.model(server, microphone: BufferAudioSource(Self.silence))

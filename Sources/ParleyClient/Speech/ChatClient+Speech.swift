@@ -21,7 +21,7 @@ extension ChatClient {
     /// ``ChatEvent/speechRecognized(_:sent:)``. The recognizer ends the utterance when the user stops speaking;
     /// ``stopRecording()`` ends it sooner.
     /// - Throws: ``ParleyError/Code/featureDisabled`` without `enableSpeechRecognition`;
-    ///   ``ParleyError/Code/unsupportedSpeechLocale`` when the service does not recognise `speechLocale`;
+    ///   ``ParleyError/Code/speechUnsupportedLocale`` when the service does not recognise `speechLocale`;
     ///   `speech.permissionDenied` when a permission is refused (also reported as ``ChatEvent/speechFailed(_:)``);
     ///   ``ParleyError/Code/speechAlreadyRecording`` when speech input is already on.
     public func startRecording() async throws(ParleyError) {
@@ -36,7 +36,7 @@ extension ChatClient {
         let locale = configuration.speechLocale
         guard await service.recognizes(locale) else {
             let error = ParleyError(
-                .unsupportedSpeechLocale,
+                .speechUnsupportedLocale,
                 "the speech service does not recognise \(locale); it recognises "
                     + (await service.recognitionLocales()).joined(separator: ", "))
             emit(.speechFailed(error))
@@ -80,7 +80,7 @@ extension ChatClient {
 
     /// Sets the locale of the user's speech (Oracle's `setSpeechLocale`), such as `fr-fr`.
     /// - Returns: Whether the speech service recognises it; ``startRecording()`` fails with
-    ///   ``ParleyError/Code/unsupportedSpeechLocale`` while it does not.
+    ///   ``ParleyError/Code/speechUnsupportedLocale`` while it does not.
     @discardableResult
     public func setSpeechLocale(_ locale: String) async -> Bool {
         configuration.speechLocale = locale

@@ -6,9 +6,6 @@ extension ParleyError.Code {
 
     /// The channel does not serve speech (``ChannelSpeech/enabled`` is off): `403`, or close code 1008.
     public static let speechDisabled: Self = "speech.disabled"
-    /// The locale in the recognition socket's path is not one the channel offers and the recognizer hears: an
-    /// error frame, then close code 1003.
-    public static let speechUnsupportedLocale: Self = "speech.unsupportedLocale"
     /// The text to speak is longer than ``SpeechConfiguration/maxTextLength`` (`413`).
     public static let speechTextTooLong: Self = "speech.textTooLong"
     /// A recognition socket stayed open longer than ``SpeechConfiguration/recognitionTimeout``: an error frame,

@@ -21,4 +21,8 @@ extension ParleyError.Code {
     public static let badAudio: Self = "speech.badAudio"
     /// Microphone or speech-recognition permission was denied; the message has the platform's reason.
     public static let speechPermissionDenied: Self = "speech.permissionDenied"
+    /// The locale is not one the speech service (or the recognizer) recognises: the server's recognition socket
+    /// refuses it (an error frame, then close code 1003), and the client reports it before recording
+    /// (`odais_speech_unsupported_locale`).
+    public static let speechUnsupportedLocale: Self = "speech.unsupportedLocale"
 }

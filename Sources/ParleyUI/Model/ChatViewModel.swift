@@ -458,7 +458,7 @@ public final class ChatViewModel {
                 case .attachmentTooLarge: strings[.fileSizeWarning]
                 case .speechUnavailable: strings[.speechUnavailable]
                 case .speechPermissionDenied: strings[.speechPermissionDenied]
-                case .unsupportedSpeechLocale: strings[.speechUnsupportedLocale]
+                case .speechUnsupportedLocale: strings[.speechUnsupportedLocale]
                 case .speechRecognitionFailed: strings[.speechRecognitionError]
                 case .speechNoSpeech, .speechTooMuchSpeech, .speechEngineFailed, .speechEngineUnavailable:
                     strings[.speechError]
