@@ -28,15 +28,12 @@ import traceback
 import urllib.parse
 import zlib
 
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from widget_browser_test import check, js, log, texts, wait_until
+from widget_browser_test import new_driver as widget_new_driver
 AGENT_KEY = "agent-key"
 
 # Installed before every page's scripts: a clock the script moves (parleyClock.advance(ms) runs the timers that
@@ -78,39 +75,8 @@ PAGE_HOOKS = """
 """
 
 
-def log(message):
-    print(message, flush=True)
-
-
-def check(condition, what):
-    if not condition:
-        raise AssertionError(what)
-    log("ok: " + what)
-
-
 def new_driver():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=480,860", "--lang=en-US", "--force-device-scale-factor=1"]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-
-
-def wait_until(driver, condition, what, timeout=20):
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda _: condition())
-    except TimeoutException:
-        raise AssertionError("timed out waiting for " + what)
-
-
-def js(driver, script, *arguments):
-    return driver.execute_script(script, *arguments)
-
-
-def texts(driver, selector):
-    return js(driver, "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.textContent)", selector)
+    return widget_new_driver(browser_log=True)
 
 
 def bot_texts(driver):

@@ -20,14 +20,10 @@ import sys
 import traceback
 import urllib.parse
 
-from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from widget_browser_test import check, js, log, wait_until
+from widget_browser_test import new_driver as widget_new_driver
 
 # Before the widget's script: record the chat frames it sends, every partial text it shows, and the page's errors.
 PAGE_HOOKS = """
@@ -65,39 +61,13 @@ PAGE_HOOKS = """
 """
 
 
-def log(message):
-    print(message, flush=True)
-
-
-def check(condition, what):
-    if not condition:
-        raise AssertionError(what)
-    log("ok: " + what)
-
-
 def new_driver(wav):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=480,860", "--lang=en-US", "--autoplay-policy=no-user-gesture-required",
-                     "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                     "--use-file-for-fake-audio-capture=" + wav + "%noloop"]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver = widget_new_driver(
+        ["--autoplay-policy=no-user-gesture-required", "--use-fake-ui-for-media-stream",
+         "--use-fake-device-for-media-stream", "--use-file-for-fake-audio-capture=" + wav + "%noloop"],
+        browser_log=True)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": PAGE_HOOKS})
     return driver
-
-
-def js(driver, script, *arguments):
-    return driver.execute_script(script, *arguments)
-
-
-def wait_until(driver, condition, what, timeout=30):
-    try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda _: condition())
-    except TimeoutException:
-        raise AssertionError("timed out waiting for " + what)
 
 
 def open_widget(driver, base, config):

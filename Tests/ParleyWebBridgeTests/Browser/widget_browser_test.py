@@ -42,12 +42,15 @@ def check(condition, what):
     log("ok: " + what)
 
 
-def new_driver():
+def new_driver(extra_arguments=(), browser_log=False):
+    """Headless Chromium through the system's chromedriver; `browser_log` keeps the console for get_log."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=480,860", "--lang=en-US", "--force-device-scale-factor=1"]:
+                     "--window-size=480,860", "--lang=en-US", "--force-device-scale-factor=1"] + list(extra_arguments):
         options.add_argument(argument)
+    if browser_log:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
 
 
