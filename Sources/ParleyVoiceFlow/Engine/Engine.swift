@@ -947,9 +947,12 @@ public struct Engine: Sendable {
     /// Retries allowed after the first attempt when `maxRetryCount` does not say.
     public static let defaultRetries = ["timeout": 2, "garbage": 2, "sr_error": 1]
 
+    /// Whole milliseconds, saturating at `Int`'s range (a position comes from the runner, not from the flow).
     private static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        let (whole, overflow) = Int(seconds).multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return seconds < 0 ? Int.min : Int.max }
+        return whole.addingReportingOverflow(Int(attoseconds / 1_000_000_000_000_000)).partialValue
     }
 
     private static func data(_ error: ParleyError) -> JSONObject {
