@@ -80,14 +80,7 @@ struct AttachmentRoutes {
 
     private func upload(_ request: Request, context: ChatRequestContext) async throws -> Response {
         let channel = try channel(of: request)
-        var cors: HTTPFields = [:]
-        switch CORS.decision(for: request, allowedOrigins: channel.allowedOrigins) {
-        case .forbidden(let origin):
-            throw CodedHTTPError(
-                .forbidden, .originForbidden, "the origin \(origin) is not among the channel's allowed origins")
-        case .allowed(let origin): cors = CORS.responseHeaders(origin: origin)
-        case .notCrossOrigin: break
-        }
+        let cors = try CORS.checkedResponseHeaders(for: request, allowedOrigins: channel.allowedOrigins)
         do {
             var response = try await receive(request, channel: channel, context: context)
             response.headers.append(contentsOf: cors)

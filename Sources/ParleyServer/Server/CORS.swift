@@ -87,6 +87,21 @@ struct CORS: Sendable {
         return [:]
     }
 
+    /// The headers every answer to an actual cross-origin `request` carries: the allow headers for an allowed origin,
+    /// none for a request that is not cross-origin.
+    /// - Throws: `403 channel.originForbidden` for an origin the channel does not allow.
+    static func checkedResponseHeaders(
+        for request: Request, allowedOrigins: [String]
+    ) throws(CodedHTTPError) -> HTTPFields {
+        switch decision(for: request, allowedOrigins: allowedOrigins) {
+        case .forbidden(let origin):
+            throw CodedHTTPError(
+                .forbidden, .originForbidden, "the origin \(origin) is not among the channel's allowed origins")
+        case .allowed(let origin): return responseHeaders(origin: origin)
+        case .notCrossOrigin: return [:]
+        }
+    }
+
     /// The answer to a preflight `OPTIONS` request: `204` with the allow headers, or `403 channel.originForbidden`
     /// with no allow header.
     func preflight(_ request: Request, allowedOrigins: [String]) throws(CodedHTTPError) -> Response {

@@ -50,14 +50,7 @@ struct SpeechRoutes {
         _ body: (ChannelConfiguration, HTTPFields) async throws -> Response
     ) async throws -> Response {
         let channel = try channel(of: request)
-        var cors: HTTPFields = [:]
-        switch CORS.decision(for: request, allowedOrigins: channel.allowedOrigins) {
-        case .forbidden(let origin):
-            throw CodedHTTPError(
-                .forbidden, .originForbidden, "the origin \(origin) is not among the channel's allowed origins")
-        case .allowed(let origin): cors = CORS.responseHeaders(origin: origin)
-        case .notCrossOrigin: break
-        }
+        let cors = try CORS.checkedResponseHeaders(for: request, allowedOrigins: channel.allowedOrigins)
         do {
             guard channel.speech.enabled else {
                 throw CodedHTTPError(.forbidden, .speechDisabled, "channel \"\(channel.id)\" does not serve speech")
