@@ -55,14 +55,7 @@
         /// synthesiser produces it, at its own rate, as 16-bit samples of the first channel. Ending the iteration
         /// stops the synthesiser.
         public func stream(_ request: SynthesisRequest) -> SpeechStream<AudioBuffer> {
-            let text = request.pronunciations.apply(to: request.text)
-            let utterance =
-                request.isSSML
-                ? (AVSpeechUtterance(ssmlRepresentation: text) ?? AVSpeechUtterance(string: text))
-                : AVSpeechUtterance(string: text)
-            utterance.voice =
-                request.voice.flatMap(AVSpeechSynthesisVoice.init(identifier:))
-                ?? AVSpeechSynthesisVoice(language: request.language)
+            let utterance = Self.utterance(for: request)
             let synthesizer = AVSpeechSynthesizer()
             let (stream, continuation) = SpeechStream<AudioBuffer>.makeStream()
             synthesizer.write(utterance) { buffer in

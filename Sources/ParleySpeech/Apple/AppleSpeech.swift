@@ -34,8 +34,9 @@
             }
         }
 
-        /// Writes `request` to `file` (the synthesizer's PCM format, in a CAF/WAV container chosen by the extension).
-        public func synthesize(_ request: SynthesisRequest, to file: URL) async throws(ParleyError) {
+        /// The utterance `request` asks for: its text with the pronunciations applied (SSML when it says so), in its
+        /// voice, or else its language's default voice.
+        static func utterance(for request: SynthesisRequest) -> AVSpeechUtterance {
             let text = request.pronunciations.apply(to: request.text)
             let utterance =
                 request.isSSML
@@ -44,6 +45,12 @@
             utterance.voice =
                 request.voice.flatMap(AVSpeechSynthesisVoice.init(identifier:))
                 ?? AVSpeechSynthesisVoice(language: request.language)
+            return utterance
+        }
+
+        /// Writes `request` to `file` (the synthesizer's PCM format, in a CAF/WAV container chosen by the extension).
+        public func synthesize(_ request: SynthesisRequest, to file: URL) async throws(ParleyError) {
+            let utterance = Self.utterance(for: request)
             let synthesizer = AVSpeechSynthesizer()
             let (buffers, sink) = AsyncStream.makeStream(of: AVAudioPCMBuffer.self)
             synthesizer.write(utterance) { buffer in
