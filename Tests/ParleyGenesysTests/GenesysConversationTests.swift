@@ -7,24 +7,13 @@ import Testing
 
 /// A GMS chat through the one ``Conversation`` API, against the simulator of the real server.
 @Suite("GenesysConversation", .serialized, .timeLimit(.minutes(1)))
-struct GenesysConversationTests {
+struct GenesysConversationTests: ChatEventReading {
     static func conversation(_ server: InProcessServer, service: String) -> GenesysConversation {
         let start = server.url.appending(path: "genesys/1/service/\(service)/ixn/chat")
         let chat = ChatSession.Configuration(
             startChatURL: start, cometURL: server.url.appending(path: "genesys/cometd"),
             parameters: ["firstName": "Ann"])
         return GenesysConversation(startChatURL: start, title: "Support") { ChatSession(configuration: chat) }
-    }
-
-    /// Reads events until one matches; every event read is kept in `seen`.
-    static func next(
-        _ events: inout AsyncStream<ChatEvent>.Iterator, seen: inout [ChatEvent], _ match: (ChatEvent) -> Bool
-    ) async -> ChatEvent? {
-        while let event = await events.next(isolation: #isolation) {
-            seen.append(event)
-            if match(event) { return event }
-        }
-        return nil
     }
 
     static func received(_ text: String) -> (ChatEvent) -> Bool {
@@ -40,10 +29,11 @@ struct GenesysConversationTests {
             var seen: [ChatEvent] = []
             try await conversation.initialize()
             #expect(
-                await Self.next(&events, seen: &seen, Self.received("Kristi Sippola has joined the session")) != nil)
+                await Self.read(&events, into: &seen, until: Self.received("Kristi Sippola has joined the session"))
+                    != nil)
 
             try await conversation.send(text: "hello")
-            #expect(await Self.next(&events, seen: &seen, Self.received("You said: hello")) != nil)
+            #expect(await Self.read(&events, into: &seen, until: Self.received("You said: hello")) != nil)
             let typing = seen.compactMap { event -> TypingIndicator?? in
                 if case .typingChanged(let indicator) = event { indicator } else { nil }
             }
@@ -73,12 +63,12 @@ struct GenesysConversationTests {
             }
 
             try await conversation.endChat()
-            #expect(await Self.next(&events, seen: &seen) { if case .chatEnded = $0 { true } else { false } } != nil)
+            #expect(await Self.read(&events, into: &seen) { if case .chatEnded = $0 { true } else { false } } != nil)
             #expect(await conversation.getAgentDetails() == nil)
 
             // The next message starts a new chat.
             try await conversation.send(text: "again")
-            #expect(await Self.next(&events, seen: &seen, Self.received("You said: again")) != nil)
+            #expect(await Self.read(&events, into: &seen, until: Self.received("You said: again")) != nil)
             await conversation.destroy()
         }
     }

@@ -12,7 +12,7 @@ import Testing
 /// The whole path through `parley serve --gms`'s simulator: push → dialog → menu → connect, and push → StartChat →
 /// a chat over Comet reported as Parley events.
 @Suite("GMS simulator", .serialized, .timeLimit(.minutes(2)))
-struct SimulatorChatTests {
+struct SimulatorChatTests: ChatEventReading {
     static func withSimulator(
         _ body: (InProcessServer, CallbackService) async throws -> Void
     ) async throws {
@@ -20,22 +20,6 @@ struct SimulatorChatTests {
             let service = CallbackService(configuration: .init(serverURL: server.url, gmsUser: "chat-user"))
             try await body(server, service)
         }
-    }
-
-    /// Reads events until one matches, keeping every event read in `seen`.
-    static func read(
-        _ events: inout AsyncStream<ChatEvent>.Iterator, into seen: inout [ChatEvent], until match: (ChatEvent) -> Bool
-    ) async -> ChatEvent? {
-        while let event = await events.next(isolation: #isolation) {
-            seen.append(event)
-            if match(event) { return event }
-        }
-        return nil
-    }
-
-    static func text(_ event: ChatEvent) -> String? {
-        guard case .messageReceived(let message) = event else { return nil }
-        return message.payload.text
     }
 
     @Test func menuToConnect() async throws {

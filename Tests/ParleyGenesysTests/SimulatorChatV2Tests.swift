@@ -12,7 +12,7 @@ import Testing
 /// Chat API version 2 over CometD against `parley serve --gms`'s simulator: every operation, a lost Comet session
 /// and the background, with the transcript checked for losses and repeats.
 @Suite("GMS simulator, Chat API v2", .serialized, .timeLimit(.minutes(2)))
-struct SimulatorChatV2Tests {
+struct SimulatorChatV2Tests: ChatEventReading {
     static func withChat(
         nickname: String? = "Ann", _ body: (InProcessServer, ChatV2Session) async throws -> Void
     ) async throws {
@@ -23,21 +23,6 @@ struct SimulatorChatV2Tests {
                     gmsUser: "v2-user", nickname: nickname, subject: "Billing", userData: ["account": "42"]))
             try await body(server, chat)
         }
-    }
-
-    static func read(
-        _ events: inout AsyncStream<ChatEvent>.Iterator, into seen: inout [ChatEvent], until match: (ChatEvent) -> Bool
-    ) async -> ChatEvent? {
-        while let event = await events.next(isolation: #isolation) {
-            seen.append(event)
-            if match(event) { return event }
-        }
-        return nil
-    }
-
-    static func text(_ event: ChatEvent) -> String? {
-        guard case .messageReceived(let message) = event else { return nil }
-        return message.payload.text
     }
 
     static func received(_ seen: [ChatEvent]) -> [ChatMessage] {

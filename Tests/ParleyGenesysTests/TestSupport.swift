@@ -35,6 +35,28 @@ extension AsyncStream {
     }
 }
 
+/// What the chat suites read events with: `Self.read(&events, into: &seen) { … }` and `Self.text(event)`.
+protocol ChatEventReading {}
+
+extension ChatEventReading {
+    /// Reads events until one matches, keeping every event read in `seen`; nil when the stream ends.
+    static func read(
+        _ events: inout AsyncStream<ChatEvent>.Iterator, into seen: inout [ChatEvent], until match: (ChatEvent) -> Bool
+    ) async -> ChatEvent? {
+        while let event = await events.next(isolation: #isolation) {
+            seen.append(event)
+            if match(event) { return event }
+        }
+        return nil
+    }
+
+    /// The text of a message received.
+    static func text(_ event: ChatEvent) -> String? {
+        guard case .messageReceived(let message) = event else { return nil }
+        return message.payload.text
+    }
+}
+
 /// The folder of the test peers (Faye's config, the aiocometd script).
 let peersDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers")
 
