@@ -129,6 +129,25 @@ struct UploadTests {
         }
     }
 
+    @Test func brokenKeptUploadsAreDroppedNotResumed() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-uploads-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kept = folder.appendingPathComponent("uploads-echo-uma")
+        try FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+        try Data([0xFF, 0xFE, 0x7B]).write(to: kept.appendingPathComponent("bad.json"))  // not UTF-8, not JSON
+        try Data("x".utf8).write(to: kept.appendingPathComponent("bad.data"))
+        try Data(#"{"id":7,"fileName":"a.pdf","mimeType":"application/pdf"}"#.utf8)
+            .write(to: kept.appendingPathComponent("typed.json"))  // a number where the id is a string
+        try Data("x".utf8).write(to: kept.appendingPathComponent("typed.data"))
+        try Data(#"{"id":"lost","fileName":"b.pdf","mimeType":"application/pdf"}"#.utf8)
+            .write(to: kept.appendingPathComponent("lost.json"))  // its bytes were never written
+        try Data("x".utf8).write(to: kept.appendingPathComponent("orphan.data"))  // killed before its record
+        let client = try await Self.cutOffClient(port: try freePort(), clock: VirtualClock(), folder: folder)
+        #expect(await client.uploads().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: kept.path).isEmpty, "the broken files are gone")
+        await client.destroy()
+    }
+
     @Test func theRetryDelayDoublesUpToThirtySeconds() {
         let delays = (1...8).map { ChatClient.uploadRetryDelay(attempt: $0) }
         #expect(delays == [1, 2, 4, 8, 16, 30, 30, 30].map { Duration.seconds($0) })
