@@ -27,8 +27,7 @@ public struct TranscriptStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             guard FileManager.default.fileExists(atPath: file.path) else { return }
-            let data = try Data(contentsOf: file)
-            for record in Self.records(in: data) {
+            Self.forEachRecord(in: try Data(contentsOf: file)) { (record: consuming Record) in
                 switch record {
                 case .message(let message):
                     messages.append(message)
@@ -39,7 +38,7 @@ public struct TranscriptStore: Sendable {
                 case .delivery(let id, let state):
                     if let index = messages.lastIndex(where: { $0.id == id }) { messages[index].delivery = state }
                 case .unreadable:
-                    continue
+                    break
                 }
             }
         } catch {
@@ -56,31 +55,44 @@ public struct TranscriptStore: Sendable {
         case unreadable
     }
 
-    /// Decodes the file's lines, on every core for long transcripts (decoding is the cost of a load; applying the
-    /// records in order stays sequential).
-    private static func records(in data: Data) -> [Record] {
+    /// Decodes the file's lines, on every core for long transcripts (decoding is the cost of a load), and hands each
+    /// record to `apply`, in order, on the calling thread.
+    private static func forEachRecord(in data: Data, _ apply: (consuming Record) -> Void) {
         // Lines as ranges of one byte array (`Data.split` costs as much as decoding).
         let bytes = [UInt8](data)
         var found: [ArraySlice<UInt8>] = []
-        var start = 0
-        for index in bytes.indices where bytes[index] == UInt8(ascii: "\n") {
-            if index > start { found.append(bytes[start..<index]) }
-            start = index + 1
-        }
-        if start < bytes.count { found.append(bytes[start...]) }
-        let lines = found
-        let parts = lines.count < 2_000 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
-        guard parts > 1 else { return lines.map(record) }
-        var records = [Record](repeating: .unreadable, count: lines.count)
-        records.withUnsafeMutableBufferPointer { buffer in
-            // Each part writes its own range of the buffer.
-            nonisolated(unsafe) let output = buffer
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
-                let range = (lines.count * part / parts)..<(lines.count * (part + 1) / parts)
-                for index in range { output[index] = record(lines[index]) }
+        found.reserveCapacity(bytes.count / 256)
+        // `memchr` finds the line ends many bytes at a time: a loop over bytes was a sixth of a load, on one core.
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var start = 0
+            while start < buffer.count {
+                let end =
+                    memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? buffer.count
+                if end > start { found.append(bytes[start..<end]) }
+                start = end + 1
             }
         }
-        return records
+        let lines = found
+        guard lines.count >= 2_000, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+            for line in lines { apply(record(line)) }
+            return
+        }
+        // Records are decoded into memory of their own and moved out of it once, in order: an array of them would be
+        // filled with placeholders first, and each record copied out of it and freed twice.
+        let records = UnsafeMutableBufferPointer<Record>.allocate(capacity: lines.count)
+        defer { records.deallocate() }
+        nonisolated(unsafe) let output = records
+        let parts = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            // Each part initializes its own range.
+            for index in (lines.count * part / parts)..<(lines.count * (part + 1) / parts) {
+                output.initializeElement(at: index, to: record(lines[index]))
+            }
+        }
+        for index in records.indices { apply(records.moveElement(from: index)) }
     }
 
     private static func record(_ line: ArraySlice<UInt8>) -> Record {

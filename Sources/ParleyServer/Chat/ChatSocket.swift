@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import NIOWebSocket
 
 /// One chat socket: authentication, then frames in, replies out.
@@ -87,65 +88,146 @@ struct ChatSocket {
     }
 
     /// Runs the socket until it closes.
+    ///
+    /// In two steps, each a function of its own that is never inlined here: an idle socket waits in ``serve``, whose
+    /// frame is small. A task keeps the memory of the deepest frames it has had until it ends, and the admission's
+    /// locals (the upgrade, tokens, refusals) would otherwise stay in every idle socket's memory
+    /// (docs/performance.md, `connection.memory`).
     func run(
         _ request: Request, connection: ChatRequestContext, inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter
     ) async throws {
-        let upgrade = Upgrade(request, peer: connection.peer)
         var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
+        guard let admitted = try await admit(Upgrade(request, peer: connection.peer), &messages, outbound) else {
+            return
+        }
+        try await serve(admitted, connection: connection.channel, &messages, outbound)
+    }
+
+    /// Who a socket serves, once admitted.
+    private struct Admitted {
+        let channel: ChannelConfiguration
+        let key: ConversationKey
+        let peer: String
+    }
+
+    /// What the upgrade request alone decides (``admission(_:)``).
+    private enum Admission {
+        case admitted(Admitted)
+        case refused(ParleyError, CloseCode?)
+        /// An authenticated channel without a bearer token: the first frame must be `auth`.
+        case awaitingAuthFrame(ChannelConfiguration)
+        /// A channel with session secrets (``SessionSecrets``): the secret must match the user's.
+        case checkingSessionSecret(Admitted)
+    }
+
+    /// Checks the channel, the origin, the user and their credentials; nil when the socket was refused.
+    ///
+    /// Only the steps that wait are `async`: this function's frame stays small
+    /// (see ``run(_:connection:inbound:outbound:)``).
+    @inline(never)
+    private func admit(
+        _ upgrade: Upgrade, _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
+        _ outbound: WebSocketOutboundWriter
+    ) async throws -> Admitted? {
+        switch try admission(upgrade) {
+        case .admitted(let admitted):
+            return admitted
+        case .refused(let error, let code):
+            try await refuseOnOpen(error, code, &messages, outbound)
+            return nil
+        case .awaitingAuthFrame(let channel):
+            return try await authenticateFirstFrame(upgrade, channel: channel, &messages, outbound)
+        case .checkingSessionSecret(let admitted):
+            return try await checkSessionSecret(upgrade, admitted, &messages, outbound)
+        }
+    }
+
+    /// What the upgrade request decides before any frame is read.
+    /// - Throws: The error of a bearer token that is not valid for the channel.
+    private func admission(_ upgrade: Upgrade) throws(ParleyError) -> Admission {
         guard let channelId = upgrade.channelId, let channel = configuration.channel(channelId) else {
-            let error = ParleyError(.unknownChannel, "no channel \"\(upgrade.channelId ?? "")\"")
-            return try await refuseOnOpen(error, nil, &messages, outbound)
+            return .refused(ParleyError(.unknownChannel, "no channel \"\(upgrade.channelId ?? "")\""), nil)
         }
         guard channel.enabled else {
-            let error = ParleyError(.channelDisabled, "channel \"\(channel.id)\" is disabled")
-            return try await refuseOnOpen(error, nil, &messages, outbound)
+            return .refused(ParleyError(.channelDisabled, "channel \"\(channel.id)\" is disabled"), nil)
         }
         guard channel.allows(origin: upgrade.origin) else {
             let error = ParleyError(
                 .originForbidden, "origin \(upgrade.origin ?? "") may not use channel \"\(channel.id)\"")
-            return try await refuseOnOpen(error, nil, &messages, outbound)
+            return .refused(error, nil)
         }
         var userId = upgrade.userId
         if channel.clientAuthenticationEnabled {
-            if let token = upgrade.bearerToken {
-                userId = try verify(token, for: channel, userId: userId, peer: upgrade.peer).userId
-            } else {
-                // The first frame must be `auth`, within the configured time.
-                let timeout = configuration.authenticationTimeout
-                let late = ParleyError(.authRequired, "no auth frame within \(timeout)")
-                guard let first = try await firstFrame(within: timeout, orRefuse: late, nil, &messages, outbound) else {
-                    return
-                }
-                switch authenticate(first, channel: channel, userId: userId, peer: upgrade.peer) {
-                case .success(let user): userId = user
-                case .failure(let error):
-                    try await refuse(error, outbound)
-                    return try await Self.drain(&messages)
-                }
-            }
+            guard let token = upgrade.bearerToken else { return .awaitingAuthFrame(channel) }
+            userId = try verify(token, for: channel, userId: userId, peer: upgrade.peer).userId
         }
-        guard let userId, !userId.isEmpty else {
+        guard let admitted = admitted(userId, on: channel, peer: upgrade.peer) else {
+            return .refused(ParleyError(.missingField, "the userId query parameter is required"), .policyViolation)
+        }
+        return SessionSecrets.applies(to: channel) ? .checkingSessionSecret(admitted) : .admitted(admitted)
+    }
+
+    private func admitted(_ userId: String?, on channel: ChannelConfiguration, peer: String) -> Admitted? {
+        guard let userId, !userId.isEmpty else { return nil }
+        return Admitted(channel: channel, key: ConversationKey(channelId: channel.id, userId: userId), peer: peer)
+    }
+
+    /// Admits a socket whose first frame, within the configured time, is a valid `auth` frame.
+    @inline(never)
+    private func authenticateFirstFrame(
+        _ upgrade: Upgrade, channel: ChannelConfiguration,
+        _ messages: inout WebSocketInboundMessageStream.AsyncIterator, _ outbound: WebSocketOutboundWriter
+    ) async throws -> Admitted? {
+        let timeout = configuration.authenticationTimeout
+        let late = ParleyError(.authRequired, "no auth frame within \(timeout)")
+        guard let first = try await firstFrame(within: timeout, orRefuse: late, nil, &messages, outbound) else {
+            return nil
+        }
+        switch authenticate(first, channel: channel, userId: upgrade.userId, peer: upgrade.peer) {
+        case .success(let user):
+            if let admitted = admitted(user, on: channel, peer: upgrade.peer) { return admitted }
             let error = ParleyError(.missingField, "the userId query parameter is required")
-            return try await refuseOnOpen(error, .policyViolation, &messages, outbound)
+            try await refuseOnOpen(error, .policyViolation, &messages, outbound)
+        case .failure(let error):
+            try await refuse(error, outbound)
+            try await Self.drain(&messages)
         }
-        if SessionSecrets.applies(to: channel) {
+        return nil
+    }
+
+    /// Admits a socket whose session secret is the user's (``SessionSecrets``).
+    @inline(never)
+    private func checkSessionSecret(
+        _ upgrade: Upgrade, _ admitted: Admitted, _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
+        _ outbound: WebSocketOutboundWriter
+    ) async throws -> Admitted? {
+        do throws(ParleyError) {
+            try signIns.check(upgrade.peer)
             do throws(ParleyError) {
-                try signIns.check(upgrade.peer)
-                do throws(ParleyError) {
-                    try await sessions.verify(channel: channel, userId: userId, secret: upgrade.sessionSecret)
-                } catch {
-                    if error.code == .sessionInvalid { signIns.recordFailure(upgrade.peer) }
-                    throw error
-                }
+                try await sessions.verify(
+                    channel: admitted.channel, userId: admitted.key.userId, secret: upgrade.sessionSecret)
             } catch {
-                return try await refuseOnOpen(error, nil, &messages, outbound)
+                if error.code == .sessionInvalid { signIns.recordFailure(upgrade.peer) }
+                throw error
             }
+        } catch {
+            try await refuseOnOpen(error, nil, &messages, outbound)
+            return nil
         }
-        let key = ConversationKey(channelId: channel.id, userId: userId)
+        return admitted
+    }
+
+    /// Serves an admitted socket: frames in, replies out, until it closes.
+    @inline(never)
+    private func serve(
+        _ admitted: Admitted, connection: any Channel, _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
+        _ outbound: WebSocketOutboundWriter
+    ) async throws {
+        let key = admitted.key
         let socket = UUID()
         let outbox = SocketOutbox(
-            writer: outbound, connection: connection.channel,
+            writer: outbound, connection: connection,
             limit: max(configuration.socketBufferLimit, 2 * configuration.maxFrameSize),
             writeTimeout: configuration.socketWriteTimeout, metrics: metrics, logger: logger)
         await hub.attach(socket, to: key, outbox: outbox)
@@ -153,9 +235,9 @@ struct ChatSocket {
         defer { metrics.socketClosed(.chat) }
         async let writing: Void = outbox.run()
         do {
-            while let message = try await messages.next() {
+            while let message = try await messages.next(isolation: #isolation) {
                 try await handle(
-                    message, channel: channel, key: key, socket: socket, peer: upgrade.peer, outbox: outbox)
+                    message, channel: admitted.channel, key: key, socket: socket, peer: admitted.peer, outbox: outbox)
             }
         } catch {
             await hub.detach(socket, from: key)
@@ -224,6 +306,7 @@ struct ChatSocket {
         return Result { () throws(ParleyError) in try verify(token, for: channel, userId: userId, peer: peer).userId }
     }
 
+    @inline(never)
     private func handle(
         _ message: WebSocketMessage, channel: ChannelConfiguration, key: ConversationKey, socket: UUID, peer: String,
         outbox: SocketOutbox

@@ -373,13 +373,14 @@ public struct Engine: Sendable {
         let step = configuration.flow.step(at: position)
         switch step.type {
         case .node, .runAEC:
-            return leave(id, target: step.defaultTarget)
+            return leave(id, step)
         case .process:
             for assignment in step.assignments {
-                fields[assignment.field] = fields.resolve(assignment.value) ?? assignment.value
+                fields[assignment.field] =
+                    assignment.isLiteral ? assignment.value : fields.resolve(assignment.value) ?? assignment.value
             }
             if let params = step.interruptParams { defaultInterruptParams = params }
-            return leave(id, target: step.defaultTarget)
+            return leave(id, step)
         default:
             break
         }
@@ -425,6 +426,15 @@ public struct Engine: Sendable {
             return failure(
                 id, "internalFailure", ParleyError(.unknownModuleType, "module \(id) has unknown type \(module.type)"))
         }
+    }
+
+    /// Leaves `id` for its step's `DEFAULT` target, found without a lookup when the target is literal.
+    private mutating func leave(_ id: String, _ step: VoiceFlow.Step) -> [Action] {
+        guard let position = step.defaultTargetPosition, let target = step.defaultTarget else {
+            return leave(id, target: step.defaultTarget)
+        }
+        phase = .leaving(id, target, position)
+        return [.emit(.preModuleEnd(moduleID: id)), .proceed]
     }
 
     /// Leaves `id` for `target` (resolved now): `PreModuleEnd`, then the next module on ``Input/proceed``.

@@ -72,6 +72,11 @@ public struct RuntimeFields: Sendable, Hashable {
         return value
     }
 
+    /// Whether `text` holds no `$[` (so no `$[field]` reference): ``resolve(_:)-(String)`` returns it unchanged.
+    static func isLiteral(_ text: String) -> Bool {
+        !containsFieldStart(Substring(text).utf8)
+    }
+
     /// Whether `bytes` contain `$[`.
     private static func containsFieldStart(_ bytes: Substring.UTF8View) -> Bool {
         var previous: UInt8 = 0

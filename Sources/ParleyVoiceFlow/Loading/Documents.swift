@@ -12,7 +12,7 @@ public struct VoiceFlow: Sendable, Hashable {
     public var modules: [Module] {
         didSet {
             positions = Self.positions(of: modules)
-            steps = modules.map(Step.init)
+            steps = Self.steps(of: modules, positions: positions)
         }
     }
     /// Where the first module with each id is: the engine looks a module up at every transition.
@@ -24,7 +24,7 @@ public struct VoiceFlow: Sendable, Hashable {
     public init(modules: [Module]) {
         self.modules = modules
         positions = Self.positions(of: modules)
-        steps = modules.map(Step.init)
+        steps = Self.steps(of: modules, positions: positions)
     }
 
     /// A module's type, `DEFAULT` target and `process` assignments, read from its JSON once.
@@ -33,17 +33,23 @@ public struct VoiceFlow: Sendable, Hashable {
         struct Assignment: Sendable, Hashable {
             let field: String
             let value: JSONValue
+            /// The value holds no `$[field]` reference: it is assigned as it is, without a scan.
+            let isLiteral: Bool
         }
 
         let type: ModuleType
         let defaultTarget: String?
+        /// The position of ``defaultTarget`` when it names a module literally (no `$[field]` reference in it): a
+        /// transition then looks nothing up.
+        let defaultTargetPosition: Int?
         let assignments: [Assignment]
         /// A `process` module's `audioInterruptTransitionParams`: the flow-wide default once it has run.
         let interruptParams: JSONObject?
 
-        init(_ module: Module) {
+        init(_ module: Module, positions: [String: Int]) {
             type = module.type
             defaultTarget = module.goTo.defaultTarget
+            defaultTargetPosition = defaultTarget.flatMap { RuntimeFields.isLiteral($0) ? positions[$0] : nil }
             interruptParams = module.type == .process ? module.json["audioInterruptTransitionParams"]?.objectValue : nil
             guard module.type == .process else {
                 assignments = []
@@ -54,7 +60,8 @@ public struct VoiceFlow: Sendable, Hashable {
                     guard let field = item["name"]?.stringValue.flatMap(RuntimeFields.reference(in:)),
                         let value = item["value"]
                     else { return nil }
-                    return Assignment(field: field, value: value)
+                    let isLiteral = value.stringValue.map(RuntimeFields.isLiteral) ?? true
+                    return Assignment(field: field, value: value, isLiteral: isLiteral)
                 }
         }
     }
@@ -67,6 +74,10 @@ public struct VoiceFlow: Sendable, Hashable {
     /// The prepared step of the module at `position`.
     func step(at position: Int) -> Step {
         steps[position]
+    }
+
+    private static func steps(of modules: [Module], positions: [String: Int]) -> [Step] {
+        modules.map { Step($0, positions: positions) }
     }
 
     private static func positions(of modules: [Module]) -> [String: Int] {
