@@ -51,7 +51,6 @@ struct AgentSocket: Sendable {
         await hub.attachAgent(id, details: details, outbox: outbox)
         metrics.socketOpened(.agent)
         defer { metrics.socketClosed(.agent) }
-        async let writing: Void = outbox.run()
         do {
             while let message = try await messages.next(isolation: #isolation) {
                 do throws(ParleyError) {
@@ -64,13 +63,13 @@ struct AgentSocket: Sendable {
         } catch {
             await hub.detachAgent(id, keepingConversations: hub.drainSwitch.isDraining)
             outbox.finish()
-            await writing
+            await outbox.finished()
             throw error
         }
         // A server being drained keeps the agent's conversations: its console reconnects to another node.
         await hub.detachAgent(id, keepingConversations: hub.drainSwitch.isDraining)
         outbox.finish()
-        await writing
+        await outbox.finished()
     }
 
     /// The agent of a valid first frame. A wrong key counts as a failed sign-in of `peer`: an address that fails too

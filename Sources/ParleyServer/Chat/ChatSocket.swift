@@ -233,7 +233,6 @@ struct ChatSocket {
         await hub.attach(socket, to: key, outbox: outbox)
         metrics.socketOpened(.chat)
         defer { metrics.socketClosed(.chat) }
-        async let writing: Void = outbox.run()
         do {
             while let message = try await messages.next(isolation: #isolation) {
                 try await handle(
@@ -242,12 +241,12 @@ struct ChatSocket {
         } catch {
             await hub.detach(socket, from: key)
             outbox.finish()
-            await writing
+            await outbox.finished()
             throw error
         }
         await hub.detach(socket, from: key)
         outbox.finish()
-        await writing
+        await outbox.finished()
     }
 
     /// Refuses a socket that was wrong from the start, after the client's first frame or after

@@ -4,12 +4,15 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 
-/// What waits to be written to one socket, and the one task that writes it.
+/// What waits to be written to one socket, and the one task at a time that writes it.
 ///
 /// Whoever sends to a socket (a reply broadcast to all of a user's sockets, a queue update to every agent) only
-/// queues the frame and goes on: no sender ever waits for a slow reader. The socket's own writer (``run()``) writes
-/// the frames in order. A socket that falls behind by more than ``limit`` bytes, or whose single write takes longer
-/// than the write timeout, is closed: with ``CloseCode/socketTooSlow`` when the close frame can still get through,
+/// queues the frame and goes on: no sender ever waits for a slow reader. A writing task, started when a frame is
+/// queued on an idle outbox and ended when the queue is empty, writes the frames in order: an idle socket holds no
+/// task of its own for writing (each would keep about 3 KiB, docs/performance.md, `connection.memory`).
+///
+/// A socket that falls behind by more than ``limit`` bytes, or whose single write takes longer than the write
+/// timeout, is closed: with ``CloseCode/socketTooSlow`` when the close frame can still get through,
 /// by closing the connection when it cannot. What it missed is in the store; a Parley client resumes from its
 /// cursor when it reconnects.
 final class SocketOutbox: Sendable {
@@ -23,13 +26,22 @@ final class SocketOutbox: Sendable {
         var head = 0
         /// Bytes queued or being written.
         var bytes = 0
-        /// The writer, waiting for an item.
-        var writer: CheckedContinuation<Void, Never>?
+        /// A writing task runs (``drain()``): it takes items until none is left.
+        var writing = false
         /// Senders waiting for room (``sendWhenRoom(_:)``).
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Waiting for the last write after ``finish()`` (``finished()``).
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
         /// No more items are taken: the socket closed, overflowed or finished.
         var closed = false
         var finishing = false
+
+        /// Marks a writing task as started, when none runs and there is something to write.
+        mutating func startWriting() -> Bool {
+            guard !writing, !closed, head < items.count else { return false }
+            writing = true
+            return true
+        }
 
         mutating func take() -> Item? {
             guard head < items.count else { return nil }
@@ -79,8 +91,8 @@ final class SocketOutbox: Sendable {
     func send(_ text: String) -> Bool {
         let bytes = text.utf8.count
         var overflowed = false
-        let (accepted, wake) = state.withLockedValue { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard !state.closed, !state.finishing else { return (false, nil) }
+        let (accepted, start) = state.withLockedValue { state -> (Bool, Bool) in
+            guard !state.closed, !state.finishing else { return (false, false) }
             if state.bytes + bytes > limit {
                 overflowed = true
                 state.items = [
@@ -93,10 +105,9 @@ final class SocketOutbox: Sendable {
                 state.items.append(.text(text, bytes: bytes))
                 state.bytes += bytes
             }
-            defer { state.writer = nil }
-            return (!overflowed, state.writer)
+            return (!overflowed, state.startWriting())
         }
-        wake?.resume()
+        if start { startWriting() }
         if overflowed {
             metrics.errorSent(.socketTooSlow)
             logger.info("closing a socket that fell \(limit) bytes behind")
@@ -129,31 +140,44 @@ final class SocketOutbox: Sendable {
 
     /// Queues a close frame for `error` after what is queued; nothing is queued after it.
     func close(_ error: ParleyError) {
-        let (queued, wake) = state.withLockedValue { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard !state.closed, !state.finishing else { return (false, nil) }
+        let (queued, start) = state.withLockedValue { state -> (Bool, Bool) in
+            guard !state.closed, !state.finishing else { return (false, false) }
             state.items.append(.close(error))
             state.finishing = true
-            defer { state.writer = nil }
-            return (true, state.writer)
+            return (true, state.startWriting())
         }
         if queued { metrics.errorSent(error.code) }
-        wake?.resume()
+        if start { startWriting() }
     }
 
-    /// Ends ``run()`` once what is queued is written (the socket's reading side ended).
+    /// Takes no more frames: what is queued is still written (the socket's reading side ended).
     func finish() {
-        let wake = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+        let done = state.withLockedValue { state -> Bool in
             state.finishing = true
-            defer { state.writer = nil }
-            return state.writer
+            return !state.writing
         }
-        wake?.resume()
+        if done { closeAll() }
     }
 
-    /// Writes what is queued, in order, until ``finish()``, a close, or a failed write.
-    func run() async {
-        defer { closeAll() }
-        while let item = await next() {
+    /// Returns once what was queued before ``finish()`` is written, or the socket failed.
+    func finished() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let done = state.withLockedValue { state -> Bool in
+                guard !state.closed else { return true }
+                state.finishWaiters.append(waiter)
+                return false
+            }
+            if done { waiter.resume() }
+        }
+    }
+
+    private func startWriting() {
+        Task { await drain() }
+    }
+
+    /// Writes what is queued, in order, until the queue is empty, a close is written, or a write fails.
+    private func drain() async {
+        while let item = next() {
             let connection = connection
             let timer = connection.eventLoop.scheduleTask(in: writeTimeout) { connection.close(promise: nil) }
             defer { timer.cancel() }
@@ -162,35 +186,27 @@ final class SocketOutbox: Sendable {
                 do {
                     try await writer.write(.text(text))
                 } catch {
-                    return
+                    return closeAll()
                 }
                 written(bytes)
             case .close(let error):
                 var reason = "\(error.code): \(error.message)"
                 while reason.utf8.count > 123 { reason.removeLast() }
                 try? await writer.close(.init(codeNumber: Int(CloseCode(for: error.code).rawValue)), reason: reason)
-                return
+                return closeAll()
             }
         }
     }
 
-    private func next() async -> Item? {
-        while true {
-            let (item, done) = state.withLockedValue { state -> (Item?, Bool) in
-                if let item = state.take() { return (item, false) }
-                return (nil, state.finishing || state.closed)
-            }
-            if let item { return item }
-            if done { return nil }
-            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                let ready = state.withLockedValue { state -> Bool in
-                    guard state.head >= state.items.count, !state.finishing, !state.closed else { return true }
-                    state.writer = waiter
-                    return false
-                }
-                if ready { waiter.resume() }
-            }
+    /// The next item to write; nil, ending the writing task, when there is none (and, once finishing, the outbox).
+    private func next() -> Item? {
+        let (item, done) = state.withLockedValue { state -> (Item?, Bool) in
+            if let item = state.take() { return (item, false) }
+            state.writing = false
+            return (nil, state.finishing)
         }
+        if done { closeAll() }
+        return item
     }
 
     private func written(_ bytes: Int) {
@@ -203,18 +219,18 @@ final class SocketOutbox: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// After the writer stops: nothing more is queued, and whoever waits for room stops waiting.
+    /// After the last write: nothing more is queued, and whoever waits for room or for the end stops waiting.
     private func closeAll() {
         let waiters = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             state.closed = true
+            state.writing = false
             state.items = []
             state.head = 0
-            if let writer = state.writer {
-                state.writer = nil
-                writer.resume()
+            defer {
+                state.roomWaiters = []
+                state.finishWaiters = []
             }
-            defer { state.roomWaiters = [] }
-            return state.roomWaiters
+            return state.roomWaiters + state.finishWaiters
         }
         for waiter in waiters { waiter.resume() }
     }
