@@ -22,7 +22,7 @@ METRICS = [
     ("cluster.nginx2.throughput", "cluster.nginx2", "msg/s", "msg/s", 1, "cluster.nginx1", "one node behind nginx", True, None),
     ("cluster.nginx2.p50", "cluster.nginx2", "p50_us", "ms", 1000, "cluster.nginx1", "one node behind nginx", False, None),
     ("cluster.nginx2.p99", "cluster.nginx2", "p99_us", "ms", 1000, "cluster.nginx1", "one node behind nginx", False, None),
-    ("connection.memory", "connection", "KiB", "KiB", 1, "connection (raw WebSocket echo)", "raw WebSocket echo", False, "<= 1.1x"),
+    ("connection.memory", "connection", "bytes", "KiB", 1024, "connection (raw WebSocket echo)", "raw WebSocket echo", False, "<= 1.1x"),
     ("upload.chat.p99", "upload.chat", "p99_us", "us", 1, "upload.chat (no uploads)", "chat without uploads", False, "<= 1.5x"),
     ("upload.throughput", "upload.chat", "MiB/s", "MiB/s", 1, None, None, True, None),
     ("voiceflow.transitions", "voiceflow.transitions", "/s", "/s", 1, None, None, True, None),

@@ -89,13 +89,17 @@ public func buildApplication(
         try WidgetRoutes(configuration: configuration).register(on: router)
     }
     let sockets = Router(context: ChatRequestContext.self)
+    // Every WebSocket is pinged by `WebSocketKeepAlive` rather than by a task of Hummingbird's (`autoPing`).
+    let pingInterval = configuration.webSocketPingInterval
     sockets.ws("/chat/v1/chats/sockets/{client}") { inbound, outbound, context in
+        WebSocketKeepAlive.start(on: context.requestContext.channel, every: pingInterval)
         try await socket.run(
             context.request, connection: context.requestContext, inbound: inbound, outbound: outbound)
     }
     let recognition = RecognitionSocket(
         configuration: configuration, chat: socket, sessions: sessions, speech: speech, logger: logger)
     sockets.ws("/voice/stream/recognize/{locale}/generic") { inbound, outbound, context in
+        WebSocketKeepAlive.start(on: context.requestContext.channel, every: pingInterval)
         try await recognition.run(
             context.request, locale: context.requestContext.parameters.get("locale") ?? "",
             connection: context.requestContext, inbound: inbound, outbound: outbound)
@@ -104,6 +108,7 @@ public func buildApplication(
         let agentSocket = AgentSocket(
             configuration: configuration, hub: hub, signIns: signIns, metrics: metrics, logger: logger)
         sockets.ws("/agent/socket") { inbound, outbound, context in
+            WebSocketKeepAlive.start(on: context.requestContext.channel, every: pingInterval)
             try await agentSocket.run(connection: context.requestContext, inbound: inbound, outbound: outbound)
         }
         let console = try AgentConsolePage.load()
@@ -128,7 +133,7 @@ public func buildApplication(
                     http1: .init(idleTimeout: TimeAmount(configuration.idleTimeout)),
                     ws: .init(
                         maxFrameSize: configuration.maxFrameSize,
-                        autoPing: .enabled(timePeriod: configuration.webSocketPingInterval),
+                        autoPing: .disabled,  // `WebSocketKeepAlive` pings instead
                         // RFC 6455: a text frame that is not UTF-8 closes the socket with 1007.
                         validateUTF8: true))),
             refusal: { upgrade in

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOWebSocket
@@ -69,6 +70,32 @@ struct HostileSocketTests {
     }
 
     /// A guessed agent key is refused after a few tries from the same address, even when the next guess is right.
+    /// A peer that never answers is pinged, then closed with 1001 "Ping timeout" one interval later.
+    @Test func aPeerThatNeverAnswersPingsIsClosed() async throws {
+        try await withServer(channels: [Self.echo], configure: { $0.webSocketPingInterval = .milliseconds(200) }) {
+            server in
+            let (connection, peer) = try await PingPeer.connect(port: server.port, answering: false)
+            #expect(try await connection.waitForClose(within: .seconds(20)))
+            #expect(peer.frames == WebSocketKeepAlive.ping + WebSocketKeepAlive.timeoutClose)
+        }
+    }
+
+    /// A peer that answers pings (as every WebSocket library does) keeps its socket, ping after ping.
+    @Test func aPeerThatAnswersPingsStays() async throws {
+        try await withServer(channels: [Self.echo], configure: { $0.webSocketPingInterval = .milliseconds(100) }) {
+            server in
+            let (connection, peer) = try await PingPeer.connect(port: server.port, answering: true)
+            var pings = 0
+            for await _ in peer.pings {
+                pings += 1
+                if pings == 4 { break }
+            }
+            #expect(connection.channel.isActive)
+            #expect(peer.frames == Array([[UInt8]](repeating: WebSocketKeepAlive.ping, count: 4).joined()))
+            try await connection.channel.close()
+        }
+    }
+
     @Test func guessingTheAgentKeyIsRateLimited() async throws {
         try await withServer(
             channels: [Self.echo],
@@ -169,5 +196,66 @@ struct RawConnection: Sendable {
             try? await channel.closeFuture.get()
             return true
         }
+    }
+}
+
+/// A raw WebSocket peer that never sends a frame of its own: it keeps the bytes the server sends after the upgrade,
+/// and answers each ping with a pong when `answering`.
+final class PingPeer: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    private let received = NIOLockedValueBox<(head: [UInt8], frames: [UInt8], upgraded: Bool)>(([], [], false))
+    private let answering: Bool
+    private let continuation: AsyncStream<Void>.Continuation
+    /// One element per ping received.
+    let pings: AsyncStream<Void>
+
+    init(answering: Bool) {
+        self.answering = answering
+        (pings, continuation) = AsyncStream.makeStream()
+    }
+
+    /// The bytes received after the `101` response.
+    var frames: [UInt8] { received.withLockedValue { $0.frames } }
+
+    /// Opens a chat socket on the echo channel as user `ann`.
+    static func connect(port: Int, answering: Bool) async throws -> (RawConnection, PingPeer) {
+        let connection = try await RawConnection.open(port: port)
+        let peer = PingPeer(answering: answering)
+        try await connection.channel.pipeline.addHandler(peer).get()
+        try await connection.channel.setOption(.autoRead, value: true).get()
+        try await connection.send(
+            "GET /chat/v1/chats/sockets/websdk?channelId=echo&userId=ann HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+        return (connection, peer)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = Array(unwrapInboundIn(data).readableBytesView)
+        let newFrames = received.withLockedValue { state -> [UInt8] in
+            guard !state.upgraded else {
+                state.frames += bytes
+                return bytes
+            }
+            state.head += bytes
+            guard let end = state.head.firstRange(of: Array("\r\n\r\n".utf8)) else { return [] }
+            state.upgraded = true
+            state.frames = Array(state.head[end.upperBound...])
+            return state.frames
+        }
+        // The server's frames here are empty pings (2 bytes each) until its close frame.
+        for start in stride(from: 0, to: newFrames.count - 1, by: 2) where newFrames[start] == 0x89 {
+            continuation.yield()
+            // A pong, masked as a client's frames must be (RFC 6455 §5.3), with a zero key and no payload.
+            if answering {
+                context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: [0x8A, 0x80, 0, 0, 0, 0])), promise: nil)
+            }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        continuation.finish()
+        context.fireChannelInactive()
     }
 }

@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// Metric 4: the server's resident memory per idle WebSocket connection. Benchmarks/Scripts/idle_clients.py holds
+/// Metric 4: the server's resident memory per idle WebSocket connection, in bytes. Benchmarks/Scripts/idle_clients.py holds
 /// the connections in its own process; this process, which runs only the server, is measured before and after.
 enum IdleConnections {
     static func residentPerConnection(_ target: Target, count: Int) async throws -> Int {
@@ -24,7 +24,7 @@ enum IdleConnections {
                 try await Task.sleep(for: .seconds(1))
                 after = residentKiB()
             }
-            return Int((Double(after - before) / Double(count)).rounded())
+            return Int((Double(after - before) * 1024 / Double(count)).rounded())  // bytes
         }
     }
 

@@ -49,10 +49,10 @@ enum SocketBenchmarks {
         // 4. 10,000 open, idle connections, held by another process so that only the server's memory counts.
         for target in [Target.parley, .rawEcho] {
             let name = target == .parley ? "connection" : "connection (raw WebSocket echo)"
-            Benchmark(name, configuration: measuring(.kibibytes, iterations: 1, warmup: 0)) { benchmark in
+            Benchmark(name, configuration: measuring(.bytes, iterations: 1, warmup: 0)) { benchmark in
                 let perConnection = try await IdleConnections.residentPerConnection(
                     target, count: idleConnections)
-                benchmark.measurement(.kibibytes, perConnection)
+                benchmark.measurement(.bytes, perConnection)
             }
         }
     }

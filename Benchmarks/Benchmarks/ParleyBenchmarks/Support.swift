@@ -24,7 +24,8 @@ extension BenchmarkMetric {
     static let p50 = BenchmarkMetric.custom("p50_us", useScalingFactor: false)
     static let p99 = BenchmarkMetric.custom("p99_us", useScalingFactor: false)
     static let duration = BenchmarkMetric.custom("us", useScalingFactor: false)
-    static let kibibytes = BenchmarkMetric.custom("KiB", useScalingFactor: false)
+    /// Bytes, for a memory figure that whole KiB would round too coarsely (a ratio of 30 to 28 KiB moves by 4 % per KiB).
+    static let bytes = BenchmarkMetric.custom("bytes", useScalingFactor: false)
 }
 
 /// Events per second, rounded.

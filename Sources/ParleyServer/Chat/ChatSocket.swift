@@ -89,30 +89,46 @@ struct ChatSocket {
 
     /// Runs the socket until it closes.
     ///
-    /// In two steps, each a function of its own that is never inlined here: an idle socket waits in ``serve``, whose
-    /// frame is small. A task keeps the memory of the deepest frames it has had until it ends, and the admission's
-    /// locals (the upgrade, tokens, refusals) would otherwise stay in every idle socket's memory
-    /// (docs/performance.md, `connection.memory`).
+    /// An idle socket waits in ``serve``, and a task keeps the memory of the deepest frames it has had until it ends
+    /// (docs/performance.md, `connection.memory`): the admission's locals (tokens, refusals, the `auth` frame) live in
+    /// functions of their own, called only when the upgrade request does not decide alone, and what the frames
+    /// hold while the socket is served is boxed.
+    @inline(never)
     func run(
         _ request: Request, connection: ChatRequestContext, inbound: WebSocketInboundStream,
         outbound: WebSocketOutboundWriter
     ) async throws {
-        var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
-        guard let admitted = try await admit(Upgrade(request, peer: connection.peer), &messages, outbound) else {
-            return
+        var messages = InboundMessages(inbound, maxSize: configuration.maxFrameSize)
+        let upgrade = Upgrade(request, peer: connection.peer)
+        do {
+            let admitted: Admitted?
+            // Most sockets are admitted by their upgrade request alone, without a frame of the admission's.
+            switch try admission(upgrade) {
+            case .admitted(let ready): admitted = ready
+            case let pending: admitted = try await admit(pending, upgrade, &messages, outbound)
+            }
+            guard let admitted else { return }
+            try await serve(admitted, connection: connection.channel, &messages, outbound)
+        } catch let violation as InboundMessages.Violation {
+            try await outbound.close(violation.code, reason: nil)
         }
-        try await serve(admitted, connection: connection.channel, &messages, outbound)
     }
 
-    /// Who a socket serves, once admitted.
-    private struct Admitted {
+    /// Who a socket serves, once admitted: a class, so that the frames that hold it stay small.
+    private final class Admitted: Sendable {
         let channel: ChannelConfiguration
         let key: ConversationKey
         let peer: String
+
+        init(channel: ChannelConfiguration, key: ConversationKey, peer: String) {
+            self.channel = channel
+            self.key = key
+            self.peer = peer
+        }
     }
 
-    /// What the upgrade request alone decides (``admission(_:)``).
-    private enum Admission {
+    /// What the upgrade request alone decides (``admission(_:)``); boxed, so that the frames that hold it stay small.
+    private indirect enum Admission {
         case admitted(Admitted)
         case refused(ParleyError, CloseCode?)
         /// An authenticated channel without a bearer token: the first frame must be `auth`.
@@ -121,16 +137,14 @@ struct ChatSocket {
         case checkingSessionSecret(Admitted)
     }
 
-    /// Checks the channel, the origin, the user and their credentials; nil when the socket was refused.
-    ///
-    /// Only the steps that wait are `async`: this function's frame stays small
-    /// (see ``run(_:connection:inbound:outbound:)``).
+    /// Finishes an admission that the upgrade request did not decide alone: refuses, or reads the `auth` frame,
+    /// or checks the session secret; nil when the socket was refused.
     @inline(never)
     private func admit(
-        _ upgrade: Upgrade, _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
+        _ admission: Admission, _ upgrade: Upgrade, _ messages: inout InboundMessages,
         _ outbound: WebSocketOutboundWriter
     ) async throws -> Admitted? {
-        switch try admission(upgrade) {
+        switch admission {
         case .admitted(let admitted):
             return admitted
         case .refused(let error, let code):
@@ -177,7 +191,7 @@ struct ChatSocket {
     @inline(never)
     private func authenticateFirstFrame(
         _ upgrade: Upgrade, channel: ChannelConfiguration,
-        _ messages: inout WebSocketInboundMessageStream.AsyncIterator, _ outbound: WebSocketOutboundWriter
+        _ messages: inout InboundMessages, _ outbound: WebSocketOutboundWriter
     ) async throws -> Admitted? {
         let timeout = configuration.authenticationTimeout
         let late = ParleyError(.authRequired, "no auth frame within \(timeout)")
@@ -199,7 +213,7 @@ struct ChatSocket {
     /// Admits a socket whose session secret is the user's (``SessionSecrets``).
     @inline(never)
     private func checkSessionSecret(
-        _ upgrade: Upgrade, _ admitted: Admitted, _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
+        _ upgrade: Upgrade, _ admitted: Admitted, _ messages: inout InboundMessages,
         _ outbound: WebSocketOutboundWriter
     ) async throws -> Admitted? {
         do throws(ParleyError) {
@@ -221,7 +235,7 @@ struct ChatSocket {
     /// Serves an admitted socket: frames in, replies out, until it closes.
     @inline(never)
     private func serve(
-        _ admitted: Admitted, connection: any Channel, _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
+        _ admitted: Admitted, connection: any Channel, _ messages: inout InboundMessages,
         _ outbound: WebSocketOutboundWriter
     ) async throws {
         let key = admitted.key
@@ -234,7 +248,7 @@ struct ChatSocket {
         metrics.socketOpened(.chat)
         defer { metrics.socketClosed(.chat) }
         do {
-            while let message = try await messages.next(isolation: #isolation) {
+            while let message = try await messages.next() {
                 try await handle(
                     message, channel: admitted.channel, key: key, socket: socket, peer: admitted.peer, outbox: outbox)
             }
@@ -256,7 +270,7 @@ struct ChatSocket {
     /// arrive in the same read as the `101 Switching Protocols` response; waiting for the client to speak,
     /// or a moment, makes sure the refusal is seen.
     private func refuseOnOpen(
-        _ error: ParleyError, _ code: CloseCode?, _ messages: inout WebSocketInboundMessageStream.AsyncIterator,
+        _ error: ParleyError, _ code: CloseCode?, _ messages: inout InboundMessages,
         _ outbound: WebSocketOutboundWriter
     ) async throws {
         guard
@@ -270,7 +284,7 @@ struct ChatSocket {
     /// and the socket has been refused with `error`.
     private func firstFrame(
         within limit: Duration, orRefuse error: ParleyError, _ code: CloseCode?,
-        _ messages: inout WebSocketInboundMessageStream.AsyncIterator, _ outbound: WebSocketOutboundWriter
+        _ messages: inout InboundMessages, _ outbound: WebSocketOutboundWriter
     ) async throws -> WebSocketMessage? {
         let clock = configuration.clock
         let timer = Task { () -> Bool in
@@ -278,7 +292,7 @@ struct ChatSocket {
             try? await refuse(error, outbound, code: code)
             return true
         }
-        let first = try await messages.next(isolation: #isolation)
+        let first = try await messages.next()
         timer.cancel()
         guard await !timer.value else {
             try await Self.drain(&messages)
@@ -289,8 +303,8 @@ struct ChatSocket {
 
     /// Reads what the client still sends after the server's close frame, until its close answer ends the
     /// stream: that completes the closing handshake at once instead of after the close timeout.
-    private static func drain(_ messages: inout WebSocketInboundMessageStream.AsyncIterator) async throws {
-        while try await messages.next(isolation: #isolation) != nil {}
+    private static func drain(_ messages: inout InboundMessages) async throws {
+        while try await messages.next() != nil {}
     }
 
     /// The user of a first frame that is a valid `auth` frame for `channel`.

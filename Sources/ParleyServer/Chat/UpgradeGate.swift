@@ -46,6 +46,8 @@ struct ChatServerChannel: ServerChildChannel {
             guard admitted else {
                 return Value(base: value, refused: channel.eventLoop.makeSucceededFuture(true))
             }
+            // Inert until a WebSocket route starts it (`WebSocketKeepAlive.start(on:every:)`).
+            try pipeline.addHandler(WebSocketKeepAlive(), position: .before(encoder.handler))
             let upgrader = try pipeline.context(handlerType: UpgradeHandler.self)
             let gate = UpgradeGate(refusal: refusal, decided: channel.eventLoop.makePromise())
             try pipeline.addHandler(gate, position: .before(upgrader.handler))
