@@ -13,6 +13,8 @@ METRICS = [
     ("encode", "encode", "msg/s", "msg/s", 1, "encode (JSONSerialization)", "JSONSerialization", True, None),
     ("roundtrip.p50", "roundtrip", "p50_us", "us", 1, "roundtrip (raw WebSocket echo)", "raw WebSocket echo", False, "<= 2x"),
     ("roundtrip.p99", "roundtrip", "p99_us", "us", 1, "roundtrip (raw WebSocket echo)", "raw WebSocket echo", False, "<= 3x"),
+    ("roundtrip.memory.p50", "roundtrip (in-memory store)", "p50_us", "us", 1, "roundtrip (raw WebSocket echo)", "raw WebSocket echo", False, None),
+    ("roundtrip.pizza.p50", "roundtrip (pizza skill)", "p50_us", "us", 1, "roundtrip", "echo skill", False, None),
     ("roundtrip.storage", "roundtrip.storage", "p50_us", "us", 1, "roundtrip (raw WebSocket echo)", "raw WebSocket echo", False, None),
     ("server.throughput", "server", "msg/s", "msg/s", 1, "server (raw WebSocket echo)", "raw WebSocket echo", True, ">= 0.5x"),
     ("server.p99", "server", "p99_us", "ms", 1000, "server (raw WebSocket echo)", "raw WebSocket echo", False, None),

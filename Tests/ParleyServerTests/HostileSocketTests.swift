@@ -39,6 +39,37 @@ struct HostileSocketTests {
         }
     }
 
+    /// A message in several frames (RFC 6455 §5.4) is collated; a continuation without a start closes with 1002, a
+    /// message above the size limit across its frames with 1009.
+    @Test func fragmentedMessagesAreCollatedAndBoundedBySize() async throws {
+        try await withServer(channels: [Self.echo], configure: { $0.maxFrameSize = 4096 }) { server in
+            let bytes = Array(UserMessage.text("in three parts", user: "ann").jsonString().utf8)
+            let parts = [bytes[..<10], bytes[10..<20], bytes[20...]]
+            try await server.chat(channel: "echo", user: "ann") { socket in
+                for (index, part) in parts.enumerated() {
+                    let frame = WebSocketFrame(
+                        fin: index == parts.count - 1, opcode: index == 0 ? .text : .continuation,
+                        data: ByteBuffer(bytes: part))
+                    try await socket.outbound.write(.custom(frame))
+                }
+                #expect(try await socket.receiveMessage().payload == .text("in three parts"))
+            }
+            let stray = try await server.chat(channel: "echo", user: "ann") { socket in
+                try await socket.outbound.write(
+                    .custom(WebSocketFrame(fin: true, opcode: .continuation, data: ByteBuffer(string: "{}"))))
+                #expect(try await socket.receive() == nil)
+            }
+            #expect(stray?.closeCode == .protocolError)
+            let tooLong = try await server.chat(channel: "echo", user: "ann") { socket in
+                let part = ByteBuffer(bytes: [UInt8](repeating: UInt8(ascii: " "), count: 3000))
+                try await socket.outbound.write(.custom(WebSocketFrame(fin: false, opcode: .text, data: part)))
+                try await socket.outbound.write(.custom(WebSocketFrame(fin: true, opcode: .continuation, data: part)))
+                #expect(try await socket.receive() == nil)
+            }
+            #expect(tooLong?.closeCode == .messageTooLarge)
+        }
+    }
+
     /// A socket of the same user that never reads fills its buffers; the user's other socket gets every reply
     /// anyway, and the stuck socket is closed.
     @Test func aSocketThatNeverReadsStallsNobody() async throws {

@@ -24,6 +24,20 @@ enum SocketBenchmarks {
             benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
             benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
         }
+        // The same with nothing stored (`InMemoryConversationStore`): what Parley's own work costs, storage aside.
+        Benchmark("roundtrip (in-memory store)", configuration: latency) { benchmark in
+            let samples = try await parleyRoundTrips(roundTrips, store: InMemoryConversationStore())
+            benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
+            benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+        }
+        // `parley demo`'s pizza skill answering "bye" (one message, from its scripted flow): the cost of a skill.
+        Benchmark("roundtrip (pizza skill)", configuration: latency) { benchmark in
+            let samples = try await parleyRoundTrips(
+                roundTrips, channel: ChannelConfiguration(id: "pizza", skill: .demo), text: { _ in "bye" },
+                isReply: { _, reply in reply.hasPrefix("Goodbye") })
+            benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
+            benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+        }
         Benchmark("roundtrip (raw WebSocket echo)", configuration: latency) { benchmark in
             let samples = try await Target.rawEcho.run { url in
                 try await LoadClient.exchange(
@@ -57,12 +71,15 @@ enum SocketBenchmarks {
         }
     }
 
-    /// The round trips of one `ChatClient` through a Parley server with the echo skill, sorted.
-    static func parleyRoundTrips(_ count: Int) async throws -> [Duration] {
-        try await InProcessServer.run(
-            channels: [ChannelConfiguration(id: "echo", skill: .echo)], logLevel: .error
-        ) { server in
-            let client = ChatClient(configuration: .init(url: server.url, channelId: "echo", userId: "bench"))
+    /// The round trips of one `ChatClient` through a Parley server, sorted: by default the echo skill, each reply
+    /// being the text sent.
+    static func parleyRoundTrips(
+        _ count: Int, channel: ChannelConfiguration = ChannelConfiguration(id: "echo", skill: .echo),
+        store: (any ConversationStore)? = nil, text: @escaping (Int) -> String = { "Order Pizza \($0)" },
+        isReply: @escaping (_ sent: String, _ reply: String) -> Bool = { $0 == $1 }
+    ) async throws -> [Duration] {
+        try await InProcessServer.run(channels: [channel], store: store, logLevel: .error) { server in
+            let client = ChatClient(configuration: .init(url: server.url, channelId: channel.id, userId: "bench"))
             let events = await client.events()
             var iterator = events.makeAsyncIterator()
             try await client.initialize()
@@ -70,12 +87,16 @@ enum SocketBenchmarks {
             var samples: [Duration] = []
             samples.reserveCapacity(count)
             for index in 0..<(warmUp + count) {
-                let text = "Order Pizza \(index)"
+                let text = text(index)
                 let start = clock.now
                 try await client.send(text: text)
                 while true {
                     guard let event = await iterator.next() else { throw BenchmarkFailure("the client stopped") }
-                    if case .messageReceived(let message) = event, message.payload.text == text { break }
+                    if case .messageReceived(let message) = event, let reply = message.payload.text,
+                        isReply(text, reply)
+                    {
+                        break
+                    }
                 }
                 if index >= warmUp { samples.append(start.duration(to: clock.now)) }
             }
