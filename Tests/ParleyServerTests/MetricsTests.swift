@@ -23,7 +23,7 @@ struct MetricsTests {
             server in
             let before = try await Self.scrape(server)
             #expect(before.value(ServerMetrics.openSockets, ["kind": "chat"]) == 0)
-            #expect(before.value(ServerMetrics.messagesReceived, ["channel": "echo"]) == nil)
+            #expect(before.value(ServerMetrics.messagesReceived, ["channel": "echo"]) == 0)  // made at start, at 0
 
             try await Self.chatOnce(server)
             // A second socket resumes from a cursor: a reconnect.

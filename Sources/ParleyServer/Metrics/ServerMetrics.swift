@@ -79,7 +79,33 @@ public struct ServerMetrics: Sendable {
     private let channelIds: Set<String>
     private let sockets: [SocketKind: Meter]
     private let storeTimers: [StoreOperation: Timer]
+    /// Each channel label's instruments, made once: making one per message looked it up in the backend's registry
+    /// (a lock and a hash of its label and dimensions) several times a message.
+    private let channels: [String: ChannelInstruments]
     private let errorCodes = NIOLockedValueBox(Set<String>())
+
+    /// The instruments of one `channel` label.
+    private struct ChannelInstruments {
+        let received: Counter
+        let sentBySkill: Counter
+        let sentByAgent: Counter
+        let reconnects: Counter
+        let skillTurns: Timer
+
+        init(channel: String, factory: any MetricsFactory) {
+            received = Counter(
+                label: ServerMetrics.messagesReceived, dimensions: [("channel", channel)], factory: factory)
+            sentBySkill = Counter(
+                label: ServerMetrics.messagesSent, dimensions: [("channel", channel), ("source", "skill")],
+                factory: factory)
+            sentByAgent = Counter(
+                label: ServerMetrics.messagesSent, dimensions: [("channel", channel), ("source", "agent")],
+                factory: factory)
+            reconnects = Counter(label: ServerMetrics.reconnects, dimensions: [("channel", channel)], factory: factory)
+            skillTurns = Timer(
+                label: ServerMetrics.skillTurnDuration, dimensions: [("channel", channel)], factory: factory)
+        }
+    }
 
     /// Creates the server's metrics.
     /// - Parameters:
@@ -100,6 +126,15 @@ public struct ServerMetrics: Sendable {
                 label: Self.storeDuration, dimensions: [("operation", operation.rawValue)], factory: factory)
         }
         storeTimers = timers
+        var channels: [String: ChannelInstruments] = [:]
+        for label in Set(channelIds + ["other"]) {
+            channels[label] = ChannelInstruments(channel: label, factory: factory)
+        }
+        self.channels = channels
+    }
+
+    private func instruments(_ channelId: String) -> ChannelInstruments? {
+        channels[channelLabel(channelId)]
     }
 
     /// The `channel` label of a channel id: the id when the configuration names it, `other` otherwise.
@@ -119,18 +154,15 @@ public struct ServerMetrics: Sendable {
 
     /// A user's input was stored.
     func inputReceived(channel channelId: String) {
-        Counter(label: Self.messagesReceived, dimensions: [("channel", channelLabel(channelId))], factory: factory)
-            .increment()
+        instruments(channelId)?.received.increment()
     }
 
     /// Messages the server stored to send; error payloads among them are counted in ``errors`` too.
     func sent(_ messages: [StoredMessage], channel channelId: String) {
-        let channel = channelLabel(channelId)
+        let channel = instruments(channelId)
         for message in messages {
             guard case .skill(let frame) = message.frame else { continue }
-            let source = frame.effectiveSource == .agent ? "agent" : "skill"
-            Counter(label: Self.messagesSent, dimensions: [("channel", channel), ("source", source)], factory: factory)
-                .increment()
+            (frame.effectiveSource == .agent ? channel?.sentByAgent : channel?.sentBySkill)?.increment()
             if case .error(let error) = frame.payload.content {
                 errorSent(error.errorCode ?? "uncoded")
             }
@@ -139,8 +171,7 @@ public struct ServerMetrics: Sendable {
 
     /// A chat socket said hello with a resume cursor.
     func reconnected(channel channelId: String) {
-        Counter(label: Self.reconnects, dimensions: [("channel", channelLabel(channelId))], factory: factory)
-            .increment()
+        instruments(channelId)?.reconnects.increment()
     }
 
     /// A coded error was sent to a client.
@@ -157,8 +188,7 @@ public struct ServerMetrics: Sendable {
 
     /// A skill answered one input of a channel in `duration`.
     func skillTurn(channel channelId: String, took duration: Duration) {
-        Timer(label: Self.skillTurnDuration, dimensions: [("channel", channelLabel(channelId))], factory: factory)
-            .record(duration: duration)
+        instruments(channelId)?.skillTurns.record(duration: duration)
     }
 
     /// Runs a store call, recording how long it took and whether it threw.
