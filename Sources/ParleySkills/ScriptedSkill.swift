@@ -27,6 +27,9 @@ public struct ScriptedSkill: Skill {
     /// The text sent when no transition matched and the definition has no `otherwise` for the state.
     public static let notUnderstoodText = "Sorry, I didn't understand that."
 
+    /// The definition's regular expressions and templates, compiled and parsed once.
+    private let cache = SkillCache()
+
     /// Creates a skill that runs `definition`.
     public init(definition: SkillDefinition) {
         self.definition = definition
@@ -70,7 +73,7 @@ public struct ScriptedSkill: Skill {
             }
             return SkillResponse(messages: [], state: conversation)
         case .message(let payload):
-            var turn = Turn(definition: definition, conversation: conversation, input: payload)
+            var turn = Turn(definition: definition, conversation: conversation, input: payload, cache: cache)
             try turn.run()
             return SkillResponse(
                 messages: turn.replies, state: turn.conversation, handOff: turn.handOff, endsConversation: turn.ended)
@@ -90,9 +93,11 @@ private struct Turn {
     var ended = false
     /// What placeholders see; `variables` follows ``conversation``.
     var scope: Scope
+    let cache: SkillCache
 
-    init(definition: SkillDefinition, conversation: ConversationState, input: MessagePayload) {
+    init(definition: SkillDefinition, conversation: ConversationState, input: MessagePayload, cache: SkillCache) {
         self.definition = definition
+        self.cache = cache
         self.conversation = conversation
         self.input = input
         var values = JSONObject()
@@ -107,7 +112,7 @@ private struct Turn {
         case .location(let location): values.append("location", location.jsonValue)
         default: break
         }
-        scope = Scope(variables: conversation.variables, values: values)
+        scope = Scope(variables: conversation.variables, values: values, cache: cache)
     }
 
     mutating func run() throws(ParleyError) {
@@ -192,7 +197,7 @@ private struct Turn {
             guard let typed else { return nil }
             let regex: Regex<AnyRegexOutput>
             do {
-                regex = try Regex(pattern).ignoresCase(!caseSensitive)
+                regex = try cache.regex(pattern, caseSensitive: caseSensitive)
             } catch {
                 throw ParleyError(.skillFailed, "invalid regular expression: \(error)", path: path, underlying: error)
             }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A string of a skill definition with `{{path}}` or `{{path | default}}` placeholders.
 ///
 /// A path is a dotted name: a variable (`pizzaType`, `deliveryLocation.latitude`) or one of the
@@ -99,6 +101,8 @@ struct Scope {
     var variables: JSONObject
     /// The values of ``roots`` that this message has.
     var values: JSONObject
+    /// Where the skill's templates are parsed once.
+    var cache = SkillCache()
 
     /// The value at `path`, or nil when it is missing or `null`.
     func resolve(_ path: [String]) -> JSONValue? {
@@ -135,7 +139,7 @@ struct Scope {
     ) throws(ParleyError) -> JSONValue {
         switch value {
         case .string(let text) where text.contains("{{"):
-            return try replace(Template(parsing: text))
+            return try replace(cache.template(text))
         case .array(let elements):
             var replaced: [JSONValue] = []
             for element in elements { replaced.append(try replacingTemplates(in: element, replace)) }
@@ -154,5 +158,43 @@ extension StringProtocol {
     /// The text without leading and trailing whitespace.
     func trimmingWhitespace() -> String {
         String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
+
+/// A skill's regular expressions and templates, compiled and parsed on first use and kept: each turn would
+/// otherwise compile the regular expressions of the rules it tries and parse every template it fills (a third of a
+/// scripted turn's time, docs/performance.md, `roundtrip.pizza`). At most ``limit`` of each are kept, so that text
+/// from users can never grow it without bound.
+final class SkillCache: @unchecked Sendable {  // every stored property is read and written holding `lock`
+    static let limit = 1_024
+
+    private struct RegexKey: Hashable {
+        let pattern: String
+        let caseSensitive: Bool
+    }
+
+    private let lock = NSLock()
+    private var regexes: [RegexKey: Regex<AnyRegexOutput>] = [:]
+    private var templates: [String: Template] = [:]
+
+    /// `pattern` compiled, ignoring case unless `caseSensitive`.
+    func regex(_ pattern: String, caseSensitive: Bool) throws -> Regex<AnyRegexOutput> {
+        let key = RegexKey(pattern: pattern, caseSensitive: caseSensitive)
+        if let regex = lock.withLock({ regexes[key] }) { return regex }
+        let regex = try Regex(pattern).ignoresCase(!caseSensitive)
+        lock.withLock {
+            if regexes.count < Self.limit { regexes[key] = regex }
+        }
+        return regex
+    }
+
+    /// `text` parsed as a template.
+    func template(_ text: String) throws(ParleyError) -> Template {
+        if let template = lock.withLock({ templates[text] }) { return template }
+        let template = try Template(parsing: text)
+        lock.withLock {
+            if templates.count < Self.limit { templates[text] = template }
+        }
+        return template
     }
 }
