@@ -70,6 +70,18 @@ struct HostileSocketTests {
         }
     }
 
+    /// A user id with a control character is refused: SQLite would read "ann\0x" as "ann" in some lookups.
+    @Test func aUserIdWithAControlCharacterIsRefused() async throws {
+        try await withServer(channels: [Self.echo]) { server in
+            let close = try await server.chat(channel: "echo", user: "ann%00x") { socket in  // ann, NUL, x
+                try await socket.send(UserMessage.text("hello", user: "ann"))
+                #expect(try await socket.receive() == nil)
+            }
+            #expect(close?.closeCode == .policyViolation)
+            #expect(close?.reason?.hasPrefix("decode.invalidValue") == true)
+        }
+    }
+
     /// A socket of the same user that never reads fills its buffers; the user's other socket gets every reply
     /// anyway, and the stuck socket is closed.
     @Test func aSocketThatNeverReadsStallsNobody() async throws {

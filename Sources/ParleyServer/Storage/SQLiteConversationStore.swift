@@ -176,51 +176,67 @@ public struct SQLiteConversationStore: ConversationStore {
         let clock = clock
         return try await write(
             { db -> Received in
+                // The statements of every message run with SQLite's C API (`Statement+Direct.swift`).
                 if let clientMessageId,
-                    let sequence = try Int.fetchOne(
-                        db.cachedStatement(
-                            sql: """
-                                SELECT message.sequence FROM message
-                                JOIN conversation ON conversation.id = message.conversationId
-                                WHERE conversation.channelId = ? AND conversation.userId = ?
-                                AND message.clientMessageId = ?
-                                """),
-                        arguments: [key.channelId, key.userId, clientMessageId])
+                    let sequence = try db.cachedStatement(
+                        sql: """
+                            SELECT message.sequence FROM message
+                            JOIN conversation ON conversation.id = message.conversationId
+                            WHERE conversation.channelId = ? AND conversation.userId = ?
+                            AND message.clientMessageId = ?
+                            """
+                    ).direct(
+                        bind: {
+                            $0.bind(key.channelId); $0.bind(key.userId); $0.bind(clientMessageId)
+                        },
+                        read: { Int($0.int64(0)) })
                 {
                     return Received(result: ReceivedInput(sequence: sequence, duplicate: true))
                 }
-                // The conversation's next sequence number, taken in the same statement that finds it.
-                let arguments: StatementArguments = [key.channelId, key.userId]
+                // The conversation's id and next sequence number, taken in the same statement that finds it.
+                let readNumbers = { (row: DirectRow) in (id: row.int64(0), sequence: Int(row.int64(1))) }
                 var created: StoredConversation?
-                var row = try Row.fetchOne(
-                    db.cachedStatement(
-                        sql: """
-                            UPDATE conversation SET lastSequence = lastSequence + 1 WHERE channelId = ? AND userId = ?
-                            RETURNING id, lastSequence
-                            """), arguments: arguments)
-                if row == nil {
+                var numbers = try db.cachedStatement(
+                    sql: """
+                        UPDATE conversation SET lastSequence = lastSequence + 1 WHERE channelId = ? AND userId = ?
+                        RETURNING id, lastSequence
+                        """
+                ).direct(
+                    bind: {
+                        $0.bind(key.channelId); $0.bind(key.userId)
+                    }, read: readNumbers)
+                if numbers == nil {
                     let now = clock.now().stored
-                    row = try Row.fetchOne(
-                        db.cachedStatement(
-                            sql: """
-                                INSERT INTO conversation (channelId, userId, state, lastSequence, updatedAt)
-                                VALUES (?, ?, '{}', 1, ?) RETURNING id, lastSequence
-                                """), arguments: arguments + [now.timeIntervalSince1970])
-                    if let row {
-                        created = StoredConversation(id: row[0], key: key, lastSequence: 1, updatedAt: now)
+                    numbers = try db.cachedStatement(
+                        sql: """
+                            INSERT INTO conversation (channelId, userId, state, lastSequence, updatedAt)
+                            VALUES (?, ?, '{}', 1, ?) RETURNING id, lastSequence
+                            """
+                    ).direct(
+                        bind: {
+                            $0.bind(key.channelId); $0.bind(key.userId); $0.bind(now.timeIntervalSince1970)
+                        },
+                        read: readNumbers)
+                    if let numbers {
+                        created = StoredConversation(id: numbers.id, key: key, lastSequence: 1, updatedAt: now)
                     }
                 }
-                guard let row else { throw ParleyError(.internalError, "conversation \(key) cannot be stored") }
-                let input = StoredMessage(sequence: row[1], frame: .user(frame), createdAt: date.stored, pending: true)
+                guard let numbers else { throw ParleyError(.internalError, "conversation \(key) cannot be stored") }
+                let input = StoredMessage(
+                    sequence: numbers.sequence, frame: .user(frame), createdAt: date.stored, pending: true)
                 try db.cachedStatement(
                     sql: """
                         INSERT INTO message
                         (conversationId, sequence, direction, frame, createdAt, clientMessageId, pending)
                         VALUES (?, ?, 'user', ?, ?, ?, 1)
                         """
-                ).execute(arguments: [
-                    row[0] as Int64, input.sequence, text, date.timeIntervalSince1970, clientMessageId,
-                ])
+                ).direct { bindings in
+                    bindings.bind(numbers.id)
+                    bindings.bind(input.sequence)
+                    bindings.bind(text)
+                    bindings.bind(date.timeIntervalSince1970)
+                    bindings.bind(clientMessageId)
+                }
                 return Received(
                     result: ReceivedInput(sequence: input.sequence, duplicate: false), input: input, created: created)
             },
@@ -287,18 +303,26 @@ public struct SQLiteConversationStore: ConversationStore {
             { db -> Answered in
                 // The conversation's numbers after the replies, taken in the statement that stores the new state.
                 guard
-                    let row = try Row.fetchOne(
-                        db.cachedStatement(
-                            sql: """
-                                UPDATE conversation SET state = ?, lastSequence = lastSequence + ?,
-                                lastOutbound = lastOutbound + ?, updatedAt = ? WHERE id = ?
-                                RETURNING lastSequence, lastOutbound
-                                """),
-                        arguments: [stateText, replies.count, replies.count, stamp, conversation.id])
+                    let numbers = try db.cachedStatement(
+                        sql: """
+                            UPDATE conversation SET state = ?, lastSequence = lastSequence + ?,
+                            lastOutbound = lastOutbound + ?, updatedAt = ? WHERE id = ?
+                            RETURNING lastSequence, lastOutbound
+                            """
+                    ).direct(
+                        bind: { bindings in
+                            bindings.bind(stateText)
+                            bindings.bind(replies.count)
+                            bindings.bind(replies.count)
+                            bindings.bind(stamp)
+                            bindings.bind(conversation.id)
+                        }, read: { row in (sequence: Int(row.int64(0)), outbound: Int(row.int64(1))) })
                 else { throw ParleyError(.internalError, "conversation \(conversation.key) vanished") }
                 var after = conversation
                 (after.state, after.unreadableState) = (state, nil)
-                (after.lastSequence, after.lastOutbound, after.updatedAt) = (row[0], row[1], date.stored)
+                (after.lastSequence, after.lastOutbound, after.updatedAt) = (
+                    numbers.sequence, numbers.outbound, date.stored
+                )
                 let firstSequence = after.lastSequence - replies.count + 1
                 let firstOutbound = after.lastOutbound - replies.count + 1
                 var stored: [StoredMessage] = []
@@ -312,15 +336,22 @@ public struct SQLiteConversationStore: ConversationStore {
                             INSERT INTO message (conversationId, sequence, direction, frame, createdAt, outbound)
                             VALUES (?, ?, 'skill', ?, ?, ?)
                             """
-                    ).execute(arguments: [
-                        conversation.id, message.sequence, message.wireFrame.jsonString(), stamp, message.outbound,
-                    ])
+                    ).direct { bindings in
+                        bindings.bind(conversation.id)
+                        bindings.bind(message.sequence)
+                        bindings.bind(message.wireFrame.jsonString())
+                        bindings.bind(stamp)
+                        bindings.bind(message.outbound)
+                    }
                     stored.append(message)
                 }
                 if let sequence {
                     try db.cachedStatement(
                         sql: "UPDATE message SET pending = 0 WHERE conversationId = ? AND sequence = ? AND pending"
-                    ).execute(arguments: [conversation.id, sequence])
+                    ).direct { bindings in
+                        bindings.bind(conversation.id)
+                        bindings.bind(sequence)
+                    }
                     guard db.changesCount == 1 else {
                         throw ParleyError(
                             .storeInputAnswered, "input \(sequence) of \(conversation.key) is not pending")

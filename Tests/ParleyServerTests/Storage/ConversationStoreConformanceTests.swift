@@ -120,6 +120,26 @@ struct ConversationStoreConformanceTests {
         }
     }
 
+    /// Keys, ids and texts are kept as they are: an empty id, text that is not ASCII, a NUL inside JSON text.
+    /// (A NUL in a key is refused before the store: `HostileSocketTests.aUserIdWithAControlCharacterIsRefused`.)
+    @Test(arguments: StoreKind.allCases)
+    func unusualTextIsKeptAsItIs(kind: StoreKind) async throws {
+        try await kind.withStore { store, _ in
+            let key = ConversationKey(channelId: "web", userId: "zoë 🍕")
+            let input = Self.text("a\u{0}b — ünïcödé 🍕", id: "")
+            #expect(try await store.receive(input, for: key, at: Self.date).sequence == 1)
+            #expect(try await store.receive(Self.text("again", id: ""), for: key, at: Self.date).duplicate)
+            let pending = try #require(try await store.pending(for: key))
+            #expect(pending.inputs.map(\.frame) == [.user(input)])
+            #expect(pending.inputs.map(\.clientMessageId) == [""])
+            let state = ConversationState(state: "s\u{0}t")
+            let replies = try await store.answer(
+                1, with: [Self.reply("é\u{0}")], state: state, in: pending.conversation, at: Self.date)
+            #expect(try await store.messages(for: key, after: .sequence(1)) == replies)
+            #expect(try await store.conversation(for: key).state == state)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func anAnswerStoresRepliesAndStateAndMarksItsInputAnswered(kind: StoreKind) async throws {
         try await kind.withStore { store, _ in
