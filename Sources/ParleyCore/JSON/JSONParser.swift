@@ -230,7 +230,9 @@ struct JSONParser {
                 throw failure(.duplicateKey, "the key \(JSONValue.string(key)) appears more than once", at: keyStart)
                     .within(.key(key))
             }
-            members.append(JSONObject.Member(key, value))
+            // Moved, not copied: the value (and key) would otherwise live to the end of the iteration, costing a
+            // retain and a release of every member.
+            members.append(JSONObject.Member(consume key, consume value))
             skipWhitespace()
             switch current {
             case .comma:
