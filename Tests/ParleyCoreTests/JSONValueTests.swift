@@ -52,6 +52,25 @@ struct JSONValueTests {
         #expect(try JSONValue(parsing: written) == .string(text))
     }
 
+    /// Short ASCII strings are made without `String(decoding:as:)` (JSONParser's `SmallString`): every length
+    /// around the inline limit, as keys and values, must give the very strings the standard library would.
+    @Test func shortStringsEqualTheStandardLibrarysOwn() throws {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        for length in 0...20 {
+            for text in [
+                String(decoding: alphabet.prefix(length), as: UTF8.self), String(repeating: "é", count: length),
+            ] {
+                let value = try JSONValue(parsing: "{\"\(text)\": \"\(text)\"}")
+                let object = try #require(value.objectValue)
+                #expect(object.keys == [text])
+                #expect(object[text] == .string(text))
+                #expect(object.members.first?.key.utf8.elementsEqual(text.utf8) == true)
+                #expect(object.members.first?.key.hashValue == text.hashValue)
+                #expect(value["\(text)"]?.stringValue.map { $0 + "!" } == text + "!")
+            }
+        }
+    }
+
     @Test func objectEqualityIgnoresOrderButWritingKeepsIt() throws {
         let first = try JSONValue(parsing: #"{"a":1,"b":{"c":2,"d":3}}"#)
         let second = try JSONValue(parsing: #"{"b":{"d":3,"c":2},"a":1}"#)

@@ -25,41 +25,16 @@ public struct SkillMessage: JSONConvertible, Codable, Hashable {
     /// When the server created the message (`createdOn`); see ``createdOnDate``.
     public var createdOn: JSONValue?
     /// Members this version does not know, written back unchanged.
-    public var extra: JSONObject
-
-    /// Creates a skill message.
-    public init(
-        payload: MessagePayload, source: MessageSource? = .bot, userId: String? = nil, msgId: String? = nil,
-        endOfTurn: Bool? = nil, requestId: String? = nil, threadId: String? = nil, createdOn: JSONValue? = nil,
-        extra: JSONObject = [:]
-    ) {
-        self.payload = payload
-        self.source = source
-        self.userId = userId
-        self.msgId = msgId
-        self.endOfTurn = endOfTurn
-        self.requestId = requestId
-        self.threadId = threadId
-        self.createdOn = createdOn
-        self.extra = extra
+    public var extra: JSONObject {
+        get { storedExtra }
+        set { storedExtra = newValue }
     }
+    // Stored under another name (in the same place) so that the memberwise initializer Swift synthesizes, which
+    // decoding uses, differs from the public one; the initializers are declared in an extension to keep it.
+    var storedExtra: JSONObject
 
     /// The sender, `BOT` when the message does not say.
     public var effectiveSource: MessageSource { source ?? .bot }
-
-    /// Decodes `{"messagePayload": …, "source": …, …}`.
-    public init(json: JSONValue) throws(ParleyError) {
-        var reader = try FieldReader(json)
-        payload = try reader.required("messagePayload")
-        source = try reader.optional("source")
-        userId = try reader.optional("userId")
-        msgId = try reader.optional("msgId")
-        endOfTurn = try reader.optional("endOfTurn")
-        requestId = try reader.optional("requestId")
-        threadId = try reader.optional("threadId")
-        createdOn = try reader.optional("createdOn")
-        extra = reader.rest
-    }
 
     /// The wire form.
     public var jsonValue: JSONValue {
@@ -73,6 +48,37 @@ public struct SkillMessage: JSONConvertible, Codable, Hashable {
         builder.set("threadId", threadId)
         builder.set("createdOn", createdOn)
         return builder.finish(with: extra)
+    }
+}
+
+extension SkillMessage {
+    /// Creates a skill message.
+    public init(
+        payload: MessagePayload, source: MessageSource? = .bot, userId: String? = nil, msgId: String? = nil,
+        endOfTurn: Bool? = nil, requestId: String? = nil, threadId: String? = nil, createdOn: JSONValue? = nil,
+        extra: JSONObject = [:]
+    ) {
+        self = SkillMessage(
+            payload: payload, source: source, userId: userId, msgId: msgId, endOfTurn: endOfTurn, requestId: requestId,
+            threadId: threadId, createdOn: createdOn, storedExtra: extra)
+    }
+
+    /// Decodes `{"messagePayload": …, "source": …, …}`.
+    public init(json: JSONValue) throws(ParleyError) {
+        var reader = try FieldReader(json)
+        // Read into locals, then made at once by the memberwise initializer: assigning the stored properties one by
+        // one made the optimizer copy the finished message out and destroy the original (see `MessagePayload`).
+        let payload: MessagePayload = try reader.required("messagePayload")
+        let source: MessageSource? = try reader.optional("source")
+        let userId: String? = try reader.optional("userId")
+        let msgId: String? = try reader.optional("msgId")
+        let endOfTurn: Bool? = try reader.optional("endOfTurn")
+        let requestId: String? = try reader.optional("requestId")
+        let threadId: String? = try reader.optional("threadId")
+        let createdOn: JSONValue? = try reader.optional("createdOn")
+        self = SkillMessage(
+            payload: payload, source: source, userId: userId, msgId: msgId, endOfTurn: endOfTurn, requestId: requestId,
+            threadId: threadId, createdOn: createdOn, storedExtra: reader.rest)
     }
 }
 

@@ -21,33 +21,13 @@ public struct UserMessage: JSONConvertible, Codable, Hashable {
     /// Top-level `metadata`, sent by the Android SDK and older web SDKs.
     public var metadata: JSONObject?
     /// Members this version does not know, written back unchanged.
-    public var extra: JSONObject
-
-    /// Creates a user message.
-    public init(
-        payload: MessagePayload, userId: String? = nil, sdkMetadata: SDKMetadata? = nil, requestId: String? = nil,
-        threadId: String? = nil, metadata: JSONObject? = nil, extra: JSONObject = [:]
-    ) {
-        self.payload = payload
-        self.userId = userId
-        self.sdkMetadata = sdkMetadata
-        self.requestId = requestId
-        self.threadId = threadId
-        self.metadata = metadata
-        self.extra = extra
+    public var extra: JSONObject {
+        get { storedExtra }
+        set { storedExtra = newValue }
     }
-
-    /// Decodes `{"messagePayload": …, "userId": …, …}`.
-    public init(json: JSONValue) throws(ParleyError) {
-        var reader = try FieldReader(json)
-        payload = try reader.required("messagePayload")
-        userId = try reader.optional("userId")
-        sdkMetadata = try reader.optional("sdkMetadata")
-        requestId = try reader.optional("requestId")
-        threadId = try reader.optional("threadId")
-        metadata = try reader.optional("metadata")
-        extra = reader.rest
-    }
+    // Stored under another name (in the same place) so that the memberwise initializer Swift synthesizes, which
+    // decoding uses, differs from the public one; the initializers are declared in an extension to keep it.
+    var storedExtra: JSONObject
 
     /// The wire form.
     public var jsonValue: JSONValue {
@@ -59,6 +39,33 @@ public struct UserMessage: JSONConvertible, Codable, Hashable {
         builder.set("threadId", threadId)
         builder.set("metadata", metadata)
         return builder.finish(with: extra)
+    }
+}
+
+extension UserMessage {
+    /// Creates a user message.
+    public init(
+        payload: MessagePayload, userId: String? = nil, sdkMetadata: SDKMetadata? = nil, requestId: String? = nil,
+        threadId: String? = nil, metadata: JSONObject? = nil, extra: JSONObject = [:]
+    ) {
+        self = UserMessage(
+            payload: payload, userId: userId, sdkMetadata: sdkMetadata, requestId: requestId, threadId: threadId,
+            metadata: metadata, storedExtra: extra)
+    }
+
+    /// Decodes `{"messagePayload": …, "userId": …, …}`.
+    public init(json: JSONValue) throws(ParleyError) {
+        var reader = try FieldReader(json)
+        // Read into locals, then made at once by the memberwise initializer (see `SkillMessage.init(json:)`).
+        let payload: MessagePayload = try reader.required("messagePayload")
+        let userId: String? = try reader.optional("userId")
+        let sdkMetadata: SDKMetadata? = try reader.optional("sdkMetadata")
+        let requestId: String? = try reader.optional("requestId")
+        let threadId: String? = try reader.optional("threadId")
+        let metadata: JSONObject? = try reader.optional("metadata")
+        self = UserMessage(
+            payload: payload, userId: userId, sdkMetadata: sdkMetadata, requestId: requestId, threadId: threadId,
+            metadata: metadata, storedExtra: reader.rest)
     }
 }
 

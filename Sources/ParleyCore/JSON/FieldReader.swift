@@ -50,7 +50,7 @@ public struct FieldReader {
         throws(ParleyError) -> Value?
     {
         guard let position = find(key) else { return nil }
-        if object[position].value.isNull { return nil }
+        if isNull(at: position) { return nil }
         consume(position)
         return try decode(Value.self, at: position)
     }
@@ -63,7 +63,7 @@ public struct FieldReader {
     {
         guard let position = find(key) else { return defaultValue }
         consume(position)
-        if object[position].value.isNull { return defaultValue }
+        if isNull(at: position) { return defaultValue }
         return try decode(Value.self, at: position)
     }
 
@@ -90,6 +90,11 @@ public struct FieldReader {
         } catch {
             throw error.within(.key(member.key))
         }
+    }
+
+    /// Whether the member at `position` is `null`, read over the storage without copying the member.
+    private func isNull(at position: Int) -> Bool {
+        object.members.withUnsafeBufferPointer { $0[position].value.isNull }
     }
 
     /// Finds `key`, scanning from just after the previous find: fields are usually read in wire order.

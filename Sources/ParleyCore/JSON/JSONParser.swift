@@ -49,6 +49,9 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     /// Whether a comma may come right before `]` or `}` (the lenient dialect).
     private let allowsTrailingCommas: Bool
+    /// Whether short ASCII strings may be made directly (see ``makeString(from:isASCII:)``); read once per document
+    /// rather than once per string.
+    private let makesSmallStrings = SmallString.layoutHolds
     private var index = 0
     private var depth = 0
 
@@ -227,7 +230,9 @@ struct JSONParser {
                 throw failure(.duplicateKey, "the key \(JSONValue.string(key)) appears more than once", at: keyStart)
                     .within(.key(key))
             }
-            members.append(JSONObject.Member(key, value))
+            // Moved, not copied: the value (and key) would otherwise live to the end of the iteration, costing a
+            // retain and a release of every member.
+            members.append(JSONObject.Member(consume key, consume value))
             skipWhitespace()
             switch current {
             case .comma:
@@ -253,10 +258,11 @@ struct JSONParser {
     private mutating func parseString() throws(ParleyError) -> String {
         index += 1
         let start = index
+        var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == .quote {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let text = makeString(from: start, isASCII: isASCII)
                 index += 1
                 return text
             } else if byte == .backslash {
@@ -266,10 +272,22 @@ struct JSONParser {
             } else if byte < 0x80 {
                 index += 1
             } else {
+                isASCII = false
                 try skipMultiByteScalar()
             }
         }
         throw failure(.malformedJSON, "unterminated string")
+    }
+
+    /// The string of the bytes from `start` to the current position, which the scan has proven valid UTF-8.
+    ///
+    /// Most keys and many values are short ASCII: those are made in place (a fifth of parsing was the standard
+    /// library validating and copying them again); the rest go through `String(decoding:as:)`.
+    @inline(__always)
+    private func makeString(from start: Int, isASCII: Bool) -> String {
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        if isASCII && makesSmallStrings, let small = SmallString.ascii(text) { return small }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The slow path, taken at the first backslash: copies into a buffer and decodes escapes.
@@ -460,6 +478,73 @@ struct JSONParser {
             }
         }
         return ParleyError(code, "\(message) (line \(line), column \(column))", path: JSONPath())
+    }
+}
+
+/// Short ASCII strings made directly in the standard library's small-string form, without the second UTF-8
+/// validation of `String(decoding:as:)`.
+///
+/// On 64-bit little-endian platforms a `String` of up to 15 UTF-8 bytes is stored inline in its two words: the bytes
+/// in order, then a last byte holding the flags (small, ASCII, immortal: `0xE0`) and the count. This layout is part
+/// of the standard library's ABI on Apple platforms; ``layoutHolds`` checks it once at run time anyway, so a
+/// different layout only falls back to `String(decoding:as:)`.
+enum SmallString {
+    /// Whether strings made by ``ascii(_:)`` equal the standard library's own, checked on a few samples.
+    static let layoutHolds: Bool = {
+        #if arch(x86_64) || arch(arm64)
+            guard MemoryLayout<String>.size == 16 else { return false }
+            for sample in [
+                "", "a", "id", "url", "type", "label", "postback", "variables", "messagePayload", "0123456789abcde",
+            ] {
+                let bytes = Array(sample.utf8)
+                let made = bytes.withUnsafeBufferPointer { make($0) }
+                let native = String(decoding: bytes, as: UTF8.self)
+                guard made == native, made.utf8.elementsEqual(bytes), made.utf8.count == bytes.count,
+                    made.hashValue == native.hashValue,
+                    unsafeBitCast(made, to: (UInt64, UInt64).self) == unsafeBitCast(native, to: (UInt64, UInt64).self)
+                else { return false }
+            }
+            return true
+        #else
+            return false
+        #endif
+    }()
+
+    /// The string of `bytes` when they are at most 15 and all ASCII (the caller has checked), otherwise nil.
+    /// Only call when ``layoutHolds``.
+    @inline(__always)
+    static func ascii(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        #if arch(x86_64) || arch(arm64)
+            guard bytes.count <= 15 else { return nil }
+            return make(bytes)
+        #else
+            return nil
+        #endif
+    }
+
+    /// Packs the bytes into the two words with loads of 8, 4 or 1 bytes that stay within `bytes` (overlapping when
+    /// the count is not a multiple): copying them with `memcpy` and reading the words back stalled on every string.
+    @inline(__always)
+    private static func make(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let count = bytes.count
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            if count >= 8 {
+                low = raw.loadUnaligned(as: UInt64.self)
+                if count > 8 {
+                    high = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64((16 - count) * 8)
+                }
+            } else if count >= 4 {
+                let first = UInt64(raw.loadUnaligned(as: UInt32.self))
+                let last = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+                low = first | last << UInt64((count - 4) * 8)
+            } else {
+                for offset in 0..<count { low |= UInt64(base[offset]) << UInt64(offset * 8) }
+            }
+        }
+        return unsafeBitCast((low, high | UInt64(0xE0 | count) << 56), to: String.self)
     }
 }
 

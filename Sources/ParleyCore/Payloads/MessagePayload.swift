@@ -44,56 +44,13 @@ public struct MessagePayload: JSONConvertible, Codable, Hashable {
     /// Members this version does not know, written back unchanged.
     public var extra: JSONObject
     // Out of line: both are rare and large (`footerForm` alone is over 300 bytes), and a payload is moved often.
-    private var storedVoice: Indirect<Voice>?
-    private var storedFooterForm: Indirect<ReadOnlyForm>?
-
-    /// Creates a payload.
-    public init(
-        _ content: Content, headerText: String? = nil, footerText: String? = nil, actions: [Action]? = nil,
-        globalActions: [Action]? = nil, keywords: [Keyword]? = nil, voice: Voice? = nil,
-        footerForm: ReadOnlyForm? = nil, channelExtensions: ChannelExtensions? = nil, properties: JSONObject? = nil,
-        embeddedActions: [Action]? = nil, extra: JSONObject = [:]
-    ) {
-        self.content = content
-        self.headerText = headerText
-        self.footerText = footerText
-        self.actions = actions
-        self.globalActions = globalActions
-        self.keywords = keywords
-        storedVoice = voice.map(Indirect.init)
-        storedFooterForm = footerForm.map(Indirect.init)
-        self.channelExtensions = channelExtensions
-        self.properties = properties
-        self.embeddedActions = embeddedActions
-        self.extra = extra
-    }
+    // Internal rather than private so that the memberwise initializer, which decoding uses, takes them.
+    // (Initializers are declared in extensions: one in here would stop Swift from synthesizing it.)
+    var storedVoice: Indirect<Voice>?
+    var storedFooterForm: Indirect<ReadOnlyForm>?
 
     /// The wire `type`.
     public var type: PayloadType { content.type }
-
-    /// Decodes a payload, choosing ``content`` by `type`.
-    public init(json: JSONValue) throws(ParleyError) {
-        var reader = try FieldReader(json)
-        content = try Content(reading: &reader)
-        do {
-            headerText = try reader.optional("headerText")
-            footerText = try reader.optional("footerText")
-            actions = try reader.optional("actions")
-            globalActions = try reader.optional("globalActions")
-            keywords = try reader.optional("keywords")
-            storedVoice = try reader.optional("voice", as: Voice.self).map(Indirect.init)
-            storedFooterForm = try reader.optional("footerForm", as: ReadOnlyForm.self).map(Indirect.init)
-            channelExtensions = try reader.optional("channelExtensions")
-            properties = try reader.optional("properties")
-            embeddedActions = try reader.optional("embeddedActions")
-        } catch {
-            // A type this version does not know may use the shared keys differently: keep it all, untyped.
-            guard case .unknown = content else { throw error }
-            self = MessagePayload(content, extra: reader.object.removing("type"))
-            return
-        }
-        extra = reader.rest
-    }
 
     /// The wire form: `type`, the content's members, the shared members, then the unknown ones.
     public var jsonValue: JSONValue {
@@ -111,6 +68,52 @@ public struct MessagePayload: JSONConvertible, Codable, Hashable {
         builder.set("properties", properties)
         builder.set("embeddedActions", embeddedActions)
         return builder.finish(with: extra)
+    }
+}
+
+extension MessagePayload {
+    /// Decodes a payload, choosing ``content`` by `type`.
+    public init(json: JSONValue) throws(ParleyError) {
+        var reader = try FieldReader(json)
+        let content = try Content(reading: &reader)
+        do {
+            // Read into locals, then made at once by the memberwise initializer: assigning the stored properties
+            // one by one made the optimizer copy the finished payload out and destroy the original, retaining and
+            // releasing every member (Swift 6.3, for structs of more than four words).
+            let headerText: String? = try reader.optional("headerText")
+            let footerText: String? = try reader.optional("footerText")
+            let actions: [Action]? = try reader.optional("actions")
+            let globalActions: [Action]? = try reader.optional("globalActions")
+            let keywords: [Keyword]? = try reader.optional("keywords")
+            let storedVoice = try reader.optional("voice", as: Voice.self).map(Indirect.init)
+            let storedFooterForm = try reader.optional("footerForm", as: ReadOnlyForm.self).map(Indirect.init)
+            let channelExtensions: ChannelExtensions? = try reader.optional("channelExtensions")
+            let properties: JSONObject? = try reader.optional("properties")
+            let embeddedActions: [Action]? = try reader.optional("embeddedActions")
+            self = MessagePayload(
+                content: content, headerText: headerText, footerText: footerText, actions: actions,
+                globalActions: globalActions, keywords: keywords, channelExtensions: channelExtensions,
+                properties: properties, embeddedActions: embeddedActions, extra: reader.rest, storedVoice: storedVoice,
+                storedFooterForm: storedFooterForm)
+        } catch {
+            // A type this version does not know may use the shared keys differently: keep it all, untyped.
+            guard case .unknown = content else { throw error }
+            self = MessagePayload(content, extra: reader.object.removing("type"))
+        }
+    }
+
+    /// Creates a payload.
+    public init(
+        _ content: Content, headerText: String? = nil, footerText: String? = nil, actions: [Action]? = nil,
+        globalActions: [Action]? = nil, keywords: [Keyword]? = nil, voice: Voice? = nil,
+        footerForm: ReadOnlyForm? = nil, channelExtensions: ChannelExtensions? = nil, properties: JSONObject? = nil,
+        embeddedActions: [Action]? = nil, extra: JSONObject = [:]
+    ) {
+        self = MessagePayload(
+            content: content, headerText: headerText, footerText: footerText, actions: actions,
+            globalActions: globalActions, keywords: keywords, channelExtensions: channelExtensions,
+            properties: properties, embeddedActions: embeddedActions, extra: extra,
+            storedVoice: voice.map(Indirect.init), storedFooterForm: footerForm.map(Indirect.init))
     }
 }
 
