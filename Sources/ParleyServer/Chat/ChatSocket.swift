@@ -254,8 +254,7 @@ struct ChatSocket {
         defer { metrics.socketClosed(.chat) }
         do {
             while let message = try await messages.next() {
-                try await handle(
-                    message, channel: admitted.channel, key: key, socket: socket, peer: admitted.peer, outbox: outbox)
+                try await handle(message, admitted, socket: socket, outbox: outbox)
             }
         } catch {
             await hub.detach(socket, from: key)
@@ -324,11 +323,13 @@ struct ChatSocket {
         return Result { () throws(ParleyError) in try verify(token, for: channel, userId: userId, peer: peer).userId }
     }
 
+    /// Handles one message; `admitted` is passed whole, a pointer, so that the waiting frame of ``serve`` holds no
+    /// copy of the channel's configuration for the call.
     @inline(never)
-    private func handle(
-        _ message: WebSocketMessage, channel: ChannelConfiguration, key: ConversationKey, socket: UUID, peer: String,
-        outbox: SocketOutbox
-    ) async throws {
+    private func handle(_ message: WebSocketMessage, _ admitted: Admitted, socket: UUID, outbox: SocketOutbox)
+        async throws
+    {
+        let (channel, key, peer) = (admitted.channel, admitted.key, admitted.peer)
         guard case .text(let text) = message else {
             return reject(
                 ParleyError(.unsupportedFrame, "binary frames are not part of the chat protocol"), key, outbox)
