@@ -261,6 +261,12 @@ struct AttachmentSecurityTests {
             #expect(noUser.status == 400)
             #expect(noUser.errorCode == "decode.missingField")
 
+            let controlUser = try await UploadFixture.upload(
+                port: server.port, user: "u1%00x", fileName: "a.txt", type: "text/plain",
+                content: UploadFixture.text("x"))
+            #expect(controlUser.status == 400)
+            #expect(controlUser.errorCode == "decode.invalidValue")
+
             let unknown = try await UploadFixture.upload(
                 port: server.port, channel: "nope", fileName: "a.txt", type: "text/plain",
                 content: UploadFixture.text("x"))

@@ -190,6 +190,11 @@ struct AttachmentRoutes {
             guard let userId, !userId.isEmpty else {
                 throw CodedHTTPError(.badRequest, .missingField, "the query needs the uploading user's userId")
             }
+            do throws(ParleyError) {
+                try ConversationKey.validate(userId: userId)
+            } catch {
+                throw CodedHTTPError(.badRequest, error)
+            }
             return userId
         }
         let claims = try verifiedToken(

@@ -179,10 +179,10 @@ struct ChatSocket {
         guard let admitted = admitted(userId, on: channel, peer: upgrade.peer) else {
             return .refused(ParleyError(.missingField, "the userId query parameter is required"), .policyViolation)
         }
-        // No control characters: SQLite's C strings end at a NUL, so "ann\0x" would be "ann" in some lookups.
-        if admitted.key.userId.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
-            return .refused(
-                ParleyError(.invalidValue, "the userId may not contain control characters"), .policyViolation)
+        do throws(ParleyError) {
+            try ConversationKey.validate(userId: admitted.key.userId)
+        } catch {
+            return .refused(error, .policyViolation)
         }
         return SessionSecrets.applies(to: channel) ? .checkingSessionSecret(admitted) : .admitted(admitted)
     }

@@ -24,9 +24,6 @@ final class SessionSecrets: Sendable {
         var sessionSecret: String
     }
 
-    /// The longest user id the server binds, in UTF-8 bytes.
-    static let maximumUserIdLength = 256
-
     private let bindings: any SessionBindingStore
     private let clock: ServerClock
 
@@ -53,7 +50,7 @@ final class SessionSecrets: Sendable {
         guard Self.applies(to: channel) else {
             throw ParleyError(.sessionNotOffered, "channel \"\(channel.id)\" does not issue session secrets")
         }
-        if let userId { try Self.validate(userId: userId) }
+        if let userId { try ConversationKey.validate(userId: userId) }
         let issued = Issued(
             userId: userId ?? "user-" + Self.hex(Self.randomBytes(16)),
             sessionSecret: Self.base64URL(Self.randomBytes(32)))
@@ -133,16 +130,6 @@ final class SessionSecrets: Sendable {
     static func base64URL(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func validate(userId: String) throws(ParleyError) {
-        guard !userId.isEmpty, userId.utf8.count <= maximumUserIdLength,
-            !userId.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else {
-            throw ParleyError(
-                .invalidValue,
-                "a user id has 1 to \(maximumUserIdLength) bytes and no control characters")
-        }
     }
 }
 

@@ -95,6 +95,11 @@ struct SpeechRoutes {
         guard let userId, !userId.isEmpty else {
             throw CodedHTTPError(.badRequest, .missingField, "the query needs the userId")
         }
+        do throws(ParleyError) {
+            try ConversationKey.validate(userId: userId)
+        } catch {
+            throw CodedHTTPError(.badRequest, error)
+        }
         guard SessionSecrets.applies(to: channel) else { return }
         do {
             try chat.signIns.check(peer)

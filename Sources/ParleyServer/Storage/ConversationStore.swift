@@ -15,6 +15,24 @@ public struct ConversationKey: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(channelId)/\(userId)" }
 }
 
+extension ConversationKey {
+    /// The longest user id the server takes, in UTF-8 bytes.
+    static let maximumUserIdLength = 256
+
+    /// Checks a user id from a client (a socket's or an upload's `userId`, a session's): 1 to 256 bytes and no
+    /// control characters. GRDB binds strings as C strings, which end at a NUL, so "ann\0x" would be "ann" in some
+    /// of the SQLite store's lookups.
+    /// - Throws: ``ParleyError`` with code `decode.invalidValue`.
+    static func validate(userId: String) throws(ParleyError) {
+        guard !userId.isEmpty, userId.utf8.count <= maximumUserIdLength,
+            !userId.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw ParleyError(
+                .invalidValue, "a user id has 1 to \(maximumUserIdLength) bytes and no control characters")
+        }
+    }
+}
+
 /// A conversation as stored: the skill's state and the last sequence numbers used.
 public struct StoredConversation: Sendable, Hashable {
     /// The storage id.
