@@ -176,19 +176,25 @@ struct ChatSocket {
             guard let token = upgrade.bearerToken else { return .awaitingAuthFrame(channel) }
             userId = try verify(token, for: channel, userId: userId, peer: upgrade.peer).userId
         }
-        guard let admitted = admitted(userId, on: channel, peer: upgrade.peer) else {
-            return .refused(ParleyError(.missingField, "the userId query parameter is required"), .policyViolation)
-        }
+        let admitted: Admitted
         do throws(ParleyError) {
-            try ConversationKey.validate(userId: admitted.key.userId)
+            admitted = try self.admitted(userId, on: channel, peer: upgrade.peer)
         } catch {
             return .refused(error, .policyViolation)
         }
         return SessionSecrets.applies(to: channel) ? .checkingSessionSecret(admitted) : .admitted(admitted)
     }
 
-    private func admitted(_ userId: String?, on channel: ChannelConfiguration, peer: String) -> Admitted? {
-        guard let userId, !userId.isEmpty else { return nil }
+    /// The socket of `userId` (from the query or the token) on `channel`.
+    /// - Throws: `decode.missingField` without a user id, `decode.invalidValue` for one that
+    ///   ``ConversationKey/validate(userId:)`` refuses.
+    private func admitted(_ userId: String?, on channel: ChannelConfiguration, peer: String) throws(ParleyError)
+        -> Admitted
+    {
+        guard let userId, !userId.isEmpty else {
+            throw ParleyError(.missingField, "the userId query parameter is required")
+        }
+        try ConversationKey.validate(userId: userId)
         return Admitted(channel: channel, key: ConversationKey(channelId: channel.id, userId: userId), peer: peer)
     }
 
@@ -205,9 +211,11 @@ struct ChatSocket {
         }
         switch authenticate(first, channel: channel, userId: upgrade.userId, peer: upgrade.peer) {
         case .success(let user):
-            if let admitted = admitted(user, on: channel, peer: upgrade.peer) { return admitted }
-            let error = ParleyError(.missingField, "the userId query parameter is required")
-            try await refuseOnOpen(error, .policyViolation, &messages, outbound)
+            do throws(ParleyError) {
+                return try admitted(user, on: channel, peer: upgrade.peer)
+            } catch {
+                try await refuseOnOpen(error, .policyViolation, &messages, outbound)
+            }
         case .failure(let error):
             try await refuse(error, outbound)
             try await Self.drain(&messages)
