@@ -24,7 +24,7 @@ public import PostgresNIO
 /// run yourself, with ``init(client:logger:)`` and ``migrate()``.
 public struct PostgresConversationStore: ConversationStore {
     let client: PostgresClient
-    private let logger: Logger
+    let logger: Logger
     /// Dates a new conversation's `updated_at`; every other date comes with the call that stores it.
     private let clock: ServerClock
 
@@ -376,7 +376,7 @@ public struct PostgresConversationStore: ConversationStore {
 
     /// Runs `body` in a transaction on one connection: committed when it returns, rolled back when it throws (its
     /// own error is thrown, not postgres-nio's wrapper; a database error becomes a ``ParleyError``).
-    private func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await inTransaction(body)
         } catch let error as PSQLError {

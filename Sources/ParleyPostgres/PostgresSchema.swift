@@ -94,6 +94,34 @@ enum PostgresSchema {
                 )
                 """
             ]),
+        Migration(
+            version: 4, name: "attachments",
+            statements: [
+                // Attachments shared by every node (PostgresAttachmentStore): a record, and the bytes in parts of
+                // 1 MiB, each read by a query of its own so that a slow download holds no connection between parts.
+                """
+                CREATE TABLE parley_attachments (
+                    id text PRIMARY KEY,
+                    channel_id text NOT NULL,
+                    user_id text NOT NULL,
+                    type text NOT NULL,
+                    size bigint NOT NULL,
+                    file_name text NOT NULL,
+                    protected boolean NOT NULL,
+                    parts integer NOT NULL DEFAULT 0,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "CREATE INDEX parley_attachments_owner ON parley_attachments (channel_id, user_id)",
+                """
+                CREATE TABLE parley_attachment_parts (
+                    attachment_id text NOT NULL REFERENCES parley_attachments (id) ON DELETE CASCADE,
+                    part integer NOT NULL,
+                    bytes bytea NOT NULL,
+                    PRIMARY KEY (attachment_id, part)
+                )
+                """,
+            ]),
     ]
 
     /// The newest version this server knows.

@@ -22,10 +22,12 @@ import ServiceLifecycle
 ///   - configuration: Where to listen, where to keep data, the channels.
 ///   - store: Where conversations are kept; nil (the default) for ``SQLiteConversationStore`` in the data folder's
 ///     `parley.sqlite`. The caller keeps a store it gives open while the application runs (for PostgreSQL,
-///     `PostgresConversationStore.withStore` in the ParleyPostgres product). Attachments stay in the data folder
-///     either way.
+///     `PostgresConversationStore.withStore` in the ParleyPostgres product).
 ///   - sessionBindings: Where session secrets are kept (``SessionBindingStore``); nil (the default) for the data
 ///     folder's `sessions.sqlite`. Nodes of a cluster share one (`PostgresSessionBindings`).
+///   - attachments: Where attachments are kept (``AttachmentStore``); nil (the default) for the data folder's
+///     `attachments`. Nodes of a cluster share one (`PostgresAttachmentStore`). Uploads in progress are written to
+///     the data folder either way.
 ///   - cluster: The other nodes on the same store, for a cluster of servers (`PostgresCluster` in the ParleyPostgres
 ///     product, on the database of a `PostgresConversationStore`); nil (the default) for a single server.
 ///   - logger: Where to log.
@@ -36,7 +38,8 @@ import ServiceLifecycle
 ///   `server.resourceUnreadable` when a page the server ships (the agent console) cannot be read.
 public func buildApplication(
     configuration: ServerConfiguration, store: (any ConversationStore)? = nil,
-    sessionBindings: (any SessionBindingStore)? = nil, cluster: (any Cluster)? = nil,
+    sessionBindings: (any SessionBindingStore)? = nil, attachments: (any AttachmentStore)? = nil,
+    cluster: (any Cluster)? = nil,
     logger: Logger = Logger(label: "parley.server"),
     routes: [any ServerRoutes] = [],
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -78,7 +81,8 @@ public func buildApplication(
         }
     }
     HealthRoutes(store: store, drain: hub.drainSwitch).register(on: router)
-    AttachmentRoutes(configuration: configuration, signIns: signIns, sessions: sessions).register(on: router)
+    AttachmentRoutes(configuration: configuration, signIns: signIns, sessions: sessions, store: attachments)
+        .register(on: router)
     SessionRoutes(configuration: configuration, sessions: sessions).register(on: router)
     let speech = SpeechService(configuration: configuration.speech, metrics: metrics)
     SpeechRoutes(configuration: configuration, chat: socket, sessions: sessions, speech: speech).register(on: router)

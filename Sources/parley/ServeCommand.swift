@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory())
         guard let database else {
             try await serve(
-                configuration, store: nil, sessionBindings: nil, cluster: nil,
+                configuration, store: nil, sessionBindings: nil, attachments: nil, cluster: nil,
                 storage: "data in \(configuration.dataDirectory.path)", logger)
             return
         }
@@ -49,23 +49,25 @@ struct ServeCommand: AsyncParsableCommand {
         {
             store in
             let storage =
-                "conversations in PostgreSQL at \(databaseConfiguration.endpoint)/\(databaseConfiguration.database), "
-                + "attachments in \(configuration.dataDirectory.path)"
+                "conversations and attachments in PostgreSQL at "
+                + "\(databaseConfiguration.endpoint)/\(databaseConfiguration.database), "
+                + "uploads in progress in \(configuration.dataDirectory.path)"
             let cluster = PostgresCluster(store: store, configuration: databaseConfiguration, logger: logger)
             try await serve(
-                configuration, store: store, sessionBindings: PostgresSessionBindings(store: store), cluster: cluster,
-                storage: storage, logger)
+                configuration, store: store, sessionBindings: PostgresSessionBindings(store: store),
+                attachments: PostgresAttachmentStore(store: store), cluster: cluster, storage: storage, logger)
         }
     }
 
     private func serve(
         _ configuration: ServerConfiguration, store: (any ConversationStore)?,
-        sessionBindings: (any SessionBindingStore)?, cluster: (any Cluster)?, storage: String, _ logger: Logger
+        sessionBindings: (any SessionBindingStore)?, attachments: (any AttachmentStore)?, cluster: (any Cluster)?,
+        storage: String, _ logger: Logger
     ) async throws {
         let speech = await ServerOptions.speechLines(configuration)
         let app = try await buildApplication(
-            configuration: configuration, store: store, sessionBindings: sessionBindings, cluster: cluster,
-            logger: logger,
+            configuration: configuration, store: store, sessionBindings: sessionBindings, attachments: attachments,
+            cluster: cluster, logger: logger,
             routes: server.routes(for: configuration)
         ) { port in
             let banner = ServerOptions.banner(
@@ -132,6 +134,9 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "How many failed sign-ins one address may make per minute (default 20).")
     var failedSignInsPerMinute: Int?
 
+    @Option(help: "How many bytes of attachments one user may keep on one channel (default 262144000: 250 MiB).")
+    var userStorageQuota: Int?
+
     @Option(help: "Where to serve the metrics in Prometheus's format (default /metrics; see docs/deploy.md).")
     var metricsPath: String?
 
@@ -182,6 +187,9 @@ struct ServerOptions: ParsableArguments {
         }
         if let failedSignInsPerMinute, failedSignInsPerMinute < 1 {
             throw ValidationError("--failed-sign-ins-per-minute must be at least 1")
+        }
+        if let userStorageQuota, userStorageQuota < 1 {
+            throw ValidationError("--user-storage-quota must be at least 1 (bytes)")
         }
         if let metricsPath, !metricsPath.hasPrefix("/") {
             throw ValidationError("--metrics-path must start with /")
@@ -238,6 +246,7 @@ struct ServerOptions: ParsableArguments {
         if let headerTimeout { configuration.headerTimeout = headerTimeout.duration }
         if let idleTimeout { configuration.idleTimeout = idleTimeout.duration }
         if let failedSignInsPerMinute { configuration.failedSignInsPerMinute = failedSignInsPerMinute }
+        if let userStorageQuota { configuration.userStorageQuota = userStorageQuota }
         // The command line, then the environment (the token), then the file.
         if noMetrics {
             configuration.metricsPath = nil

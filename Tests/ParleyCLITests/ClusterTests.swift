@@ -2,6 +2,10 @@ import Foundation
 import ParleyServerTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -220,6 +224,52 @@ struct ClusterTests {
         // Without the secret, node 2 refuses the socket as node 1 would.
         let refused = try await RawChat.close(port: ports[1], channel: "sealed", user: "sam") {}
         #expect(refused?.code == .sessionRequired, "\(String(describing: refused))")
+        for node in nodes { try await node.stop() }
+    }
+
+    /// An attachment uploaded through node 1 downloads from node 2 and through nginx, byte for byte, though node 2's
+    /// data folder never saw it: attachments are in the database; so is the quota, counted over both nodes.
+    @Test func anAttachmentUploadedThroughOneNodeDownloadsFromEveryNode() async throws {
+        let database = try ClusterDatabase()
+        defer { database.drop() }
+        let config = try configurationFile(Self.channels)
+        let (nodes, ports) = try await Self.nodes(
+            2, database, folder: "cluster-attachment", config: config, options: ["--user-storage-quota", "3000000"])
+        let nginx = try await Nginx(port: try freePort(), nodes: ports)
+        defer { nginx.stop() }
+
+        let user = "ida-\(UUID().uuidString.prefix(8))"
+        let client = Self.client(port: ports[0], user: user)
+        try await client.initialize()
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        // Three parts of the database's store (1 MiB each), so that their order is checked too.
+        let picture = Data(signature + (0..<(2 * 1_048_576 + 4_321)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let sent = try #require(try await client.sendAttachment(picture, fileName: "cat.png", mimeType: "image/png"))
+        guard case .attachment(let attachment) = sent.payload.content else {
+            Issue.record("not an attachment message: \(sent.payload)")
+            return
+        }
+        let path = try #require(URLComponents(string: attachment.url)).path
+        #expect(path.hasSuffix("/cat.png"), "\(attachment.url)")
+        for port in [ports[1], nginx.port, ports[0]] {
+            var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
+            request.cachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+            let (body, response) = try await URLSession.shared.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            #expect(http.statusCode == 200, "port \(port)")
+            #expect(http.value(forHTTPHeaderField: "Content-Type") == "image/png", "port \(port)")
+            #expect(body == picture, "port \(port): \(body.count) bytes")
+        }
+        // The same user uploads through node 2: with 2 MiB stored through node 1, another 2 MiB exceed the quota.
+        await client.destroy()
+        let other = Self.client(port: ports[1], user: user)
+        try await other.initialize()
+        let refused = await #expect(throws: ParleyError.self) {
+            try await other.sendAttachment(picture, fileName: "dog.png", mimeType: "image/png")
+        }
+        #expect(refused?.code == .attachmentTooLarge, "\(String(describing: refused))")
+        #expect(refused?.message.contains("attachment.quotaExceeded") == true, "\(String(describing: refused))")
+        await other.destroy()
         for node in nodes { try await node.stop() }
     }
 

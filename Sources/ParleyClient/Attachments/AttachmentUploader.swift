@@ -62,7 +62,9 @@ struct AttachmentUploader: Sendable {
         switch status {
         case 200..<300: break
         case 413:
-            throw ParleyError(.attachmentTooLarge, "the server refused \(fileName) as too large (413)")
+            // Too large for the server, or for what the user may keep there (`attachment.quotaExceeded`).
+            let detail = String(decoding: responseBody.prefix(300), as: UTF8.self)
+            throw ParleyError(.attachmentTooLarge, "the server refused \(fileName) as too large (413): \(detail)")
         case 415:
             throw ParleyError(.attachmentTypeNotAllowed, "the server does not accept \(mimeType) files (415)")
         case 400..<500 where status != 408 && status != 429:

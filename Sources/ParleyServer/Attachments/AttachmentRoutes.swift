@@ -27,15 +27,21 @@ struct AttachmentRoutes {
     let sessions: SessionSecrets
     /// Uploads at once and per minute.
     let uploads: UploadLimiter
-    /// The attachments folder and the users' usage.
-    let store: AttachmentStore
+    /// The data folder's attachments folder, where uploads in progress are written.
+    let folder: AttachmentFolder
+    /// Where attachments are kept: ``folder``, or a cluster's store.
+    let store: any AttachmentStore
 
     /// Creates the routes.
     /// - Parameters:
     ///   - configuration: The server configuration.
     ///   - signIns: Failed token checks per address.
     ///   - sessions: The session secrets (`sessionSecret` query parameter or `X-Parley-Session-Secret` header).
-    init(configuration: ServerConfiguration, signIns: SignInLimiter, sessions: SessionSecrets) {
+    ///   - store: Where attachments are kept; nil for the data folder.
+    init(
+        configuration: ServerConfiguration, signIns: SignInLimiter, sessions: SessionSecrets,
+        store: (any AttachmentStore)? = nil
+    ) {
         self.configuration = configuration
         self.signIns = signIns
         self.sessions = sessions
@@ -43,7 +49,9 @@ struct AttachmentRoutes {
             maxConcurrent: configuration.maxConcurrentUploads,
             maxConcurrentPerUser: configuration.maxConcurrentUploadsPerUser,
             perWindow: configuration.uploadsPerUserPerMinute, clock: configuration.clock)
-        self.store = AttachmentStore(folder: configuration.dataDirectory.appendingPathComponent("attachments"))
+        let folder = AttachmentFolder(folder: configuration.dataDirectory.appendingPathComponent("attachments"))
+        self.folder = folder
+        self.store = store ?? folder
     }
 
     func register(on router: Router<ChatRequestContext>) {
@@ -127,7 +135,7 @@ struct AttachmentRoutes {
         let ticket = try uploads.admit(channelId: channel.id, userId: userId)
         defer { uploads.release(ticket) }
         let quota = configuration.userStorageQuota
-        let used = await store.usage(channelId: channel.id, userId: userId)
+        let used = try await usage(of: userId, on: channel, context: context)
         if used + (declaredSize ?? 1) > quota { throw quotaExceeded() }
 
         // One read per turn of the event loop for this connection, so that the chats sharing the loop wait for at
@@ -136,7 +144,7 @@ struct AttachmentRoutes {
         let receiver = UploadReceiver(maximumSize: limit, quotaLeft: quota - used)
         let received = try await onUploadThread {
             try await receiver.receive(
-                request.body, boundary: boundary, into: store,
+                request.body, boundary: boundary, into: folder,
                 checkHeaders: { part throws(CodedHTTPError) in
                     if let given = part.givenName, given.utf8.count > AttachmentName.maximumBytes {
                         throw CodedHTTPError(
@@ -157,22 +165,20 @@ struct AttachmentRoutes {
                     return type
                 })
         }
-        guard await store.reserve(received.size, channelId: channel.id, userId: userId, quota: quota) else {
-            await store.discard(received.path)
-            throw quotaExceeded()
-        }
         let id = AttachmentID.random()
         let fileName = AttachmentName.safe(received.givenName ?? "attachment")
-        let metadata = AttachmentMetadata(
+        let record = AttachmentRecord(
             channelId: channel.id, userId: userId, type: received.type, size: received.size, fileName: fileName,
             protected: isProtected)
+        let stored: Bool
         do {
-            try await store.store(received.path, id: id, metadata: metadata)
+            stored = try await store.store(StagedUpload(path: received.path), id: id, record: record, quota: quota)
         } catch {
-            await store.unreserve(received.size, channelId: channel.id, userId: userId)
-            await store.discard(received.path)
-            throw error
+            await folder.discard(received.path)
+            throw Self.storeFailure(error, context: context)
         }
+        await folder.discard(received.path)
+        guard stored else { throw quotaExceeded() }
         let url = "\(publicBase(request))/attachment/v1/attachments/\(id)/\(AttachmentName.pathSegment(fileName))"
         let answer: JSONValue = ["type": .string(received.type), "url": .string(url), "fileName": .string(fileName)]
         return Response(
@@ -245,6 +251,27 @@ struct AttachmentRoutes {
         }
     }
 
+    /// The bytes the user keeps on the channel.
+    private func usage(of userId: String, on channel: ChannelConfiguration, context: ChatRequestContext)
+        async throws(CodedHTTPError) -> Int
+    {
+        do {
+            return try await store.usage(channelId: channel.id, userId: userId)
+        } catch {
+            throw Self.storeFailure(error, context: context)
+        }
+    }
+
+    /// A failure of the attachment store as an answer: `503` `store.unavailable` when the store says so (its
+    /// database is away), otherwise a `500` `internal.error` that tells the client nothing more (the log does).
+    private static func storeFailure(_ error: any Error, context: ChatRequestContext) -> CodedHTTPError {
+        if let error = error as? ParleyError, error.code == .storeUnavailable {
+            return CodedHTTPError(.serviceUnavailable, error, headers: [.retryAfter: "5"])
+        }
+        context.logger.error("the attachment store failed: \(error)")
+        return CodedHTTPError(.internalServerError, .internalError, "the server could not reach the stored files")
+    }
+
     private func quotaExceeded() -> CodedHTTPError {
         CodedHTTPError(
             .contentTooLarge, .attachmentQuotaExceeded,
@@ -290,14 +317,21 @@ struct AttachmentRoutes {
         -> Response
     {
         let notFound = CodedHTTPError(.notFound, .attachmentNotFound, "no attachment has this address")
-        guard AttachmentID.isValid(id), let metadata = await store.metadata(id: id) else { throw notFound }
-        let channel = configuration.channel(metadata.channelId)
-        let cors = channel.map { CORS.responseHeaders(for: request, allowedOrigins: $0.allowedOrigins) } ?? [:]
         let fileName = AttachmentName.safe(name.removingPercentEncoding ?? name)
-        if let stored = metadata.fileName, stored != fileName { throw notFound.adding(cors) }
+        guard AttachmentID.isValid(id) else { throw notFound }
+        let found: AttachmentRecord?
+        do {
+            found = try await store.attachment(id: id, named: fileName)
+        } catch {
+            throw Self.storeFailure(error, context: context)
+        }
+        guard let record = found else { throw notFound }
+        let channel = configuration.channel(record.channelId)
+        let cors = channel.map { CORS.responseHeaders(for: request, allowedOrigins: $0.allowedOrigins) } ?? [:]
 
-        // Files stored before version 2 keep the old rule: protected whenever the channel authenticates.
-        let isProtected = metadata.protected ?? (channel?.clientAuthenticationEnabled ?? false)
+        // Files stored before protection was recorded keep the old rule: protected whenever the channel
+        // authenticates.
+        let isProtected = record.protected ?? (channel?.clientAuthenticationEnabled ?? false)
         if isProtected {
             guard let channel, channel.secret != nil else { throw notFound.adding(cors) }
             let token =
@@ -310,11 +344,7 @@ struct AttachmentRoutes {
             }
         }
 
-        let path = store.filePath(id: id, name: metadata.fileName ?? fileName)
-        guard let info = try? await FileSystem.shared.info(forFileAt: path, infoAboutSymbolicLink: true),
-            info.type == .regular
-        else { throw notFound.adding(cors) }
-        let type = metadata.isLegacy ? try await legacyType(of: path, declared: metadata.type) : metadata.type
+        let type = record.type
         var headers: HTTPFields = [
             .contentType: type.hasPrefix("text/") ? "\(type); charset=utf-8" : type,
             .xContentTypeOptions: "nosniff",
@@ -324,28 +354,15 @@ struct AttachmentRoutes {
             .cacheControl: isProtected ? "private, no-store" : "private, max-age=86400",
         ]
         headers.append(contentsOf: cors.isEmpty ? [.vary: "Origin"] : cors)
-        let size = Int(info.size)
         return Response(
             status: .ok, headers: headers,
-            body: ResponseBody(contentLength: size) { writer in
-                try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
-                    for try await chunk in handle.readChunks(chunkLength: .kibibytes(128)) {
-                        try await writer.write(chunk)
-                    }
+            body: ResponseBody(contentLength: record.size) { [store] writer in
+                var index = 0
+                while let chunk = try await store.chunk(index, of: id, record: record) {
+                    try await writer.write(chunk)
+                    index += 1
                 }
                 try await writer.finish(nil)
             })
-    }
-
-    /// The type to serve a file stored before sniffing with: its own bytes decide; the type its uploader declared
-    /// is kept only when the bytes agree and it is an inline type, otherwise the file is a plain download.
-    private func legacyType(of path: FilePath, declared: String) async throws -> String {
-        let head = try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
-            try await handle.readChunk(fromAbsoluteOffset: 0, length: .bytes(Int64(MediaSniffer.headLength)))
-        }
-        let sniffed = MediaSniffer.sniff(head.readableBytesView, complete: head.readableBytes < MediaSniffer.headLength)
-        if Self.isInline(sniffed) { return sniffed }
-        let refined = MediaSniffer.refine(sniffed, declared: declared, fileName: "")
-        return MediaSniffer.markupTypes.contains(refined) ? "application/octet-stream" : refined
     }
 }

@@ -1,163 +1,106 @@
-import Foundation
-import NIOCore
+public import NIOCore
 import _NIOFileSystem
 
-/// The attachments folder, `DATA/attachments`: one folder per attachment (`ID/NAME` and `ID/.metadata.json`),
-/// uploads in progress in `.uploads/`, and what each user keeps on each channel, for the storage quota.
+/// Where the server keeps attachments and their records: the seam of
+/// ``buildApplication(configuration:store:sessionBindings:attachments:cluster:logger:routes:onServerRunning:)``.
 ///
-/// All file work goes through swift-nio's file system, on its own threads, so that a slow disk never stalls the
-/// two-thread cooperative pool that runs every chat. Usage is read once, from every stored record, before the
-/// first upload needs it, and kept in memory after.
-actor AttachmentStore {
-    /// `DATA/attachments`.
-    nonisolated let folder: FilePath
-    /// Where uploads in progress are written.
-    nonisolated var uploadsFolder: FilePath { folder.appending(".uploads") }
-    private let fileSystem = FileSystem.shared
-    /// Bytes stored per channel and user (`channel NUL user`).
-    private var usage: [String: Int] = [:]
-    private var loading: Task<[String: Int], Never>?
-    private var loaded = false
+/// The default keeps them in the data folder, `DATA/attachments`, for a single server. Nodes of a cluster share one:
+/// `PostgresAttachmentStore` in the ParleyPostgres product keeps them in the database, so that an attachment uploaded
+/// through one node downloads from every node and the storage quota counts a user's files on all of them.
+///
+/// Whatever the store, an upload is first received into a file of the data folder (``StagedUpload``): the body is
+/// checked, sniffed and counted there, and the store takes the finished file whole, or not at all.
+public protocol AttachmentStore: Sendable {
+    /// The bytes `userId` keeps on `channelId` (for ``ServerConfiguration/userStorageQuota``).
+    func usage(channelId: String, userId: String) async throws -> Int
 
-    init(folder: URL) {
-        self.folder = FilePath(folder.path)
-    }
+    /// Stores `upload` as attachment `id`, described by `record`, unless the bytes the record's user keeps on its
+    /// channel and `record.size` together exceed `quota`; that check and the write are one step, so that uploads
+    /// at once (through any node) never exceed the quota together. A reader finds either nothing or the whole
+    /// attachment.
+    /// - Parameters:
+    ///   - upload: The received file. The store may move it; the caller removes whatever is left after the call.
+    ///   - id: The attachment's id (``AttachmentID``: 32 hex digits from a cryptographic random source).
+    ///   - record: What the server decided about the file (its sniffed type, size, owner, protection).
+    ///   - quota: The bytes the user may keep on the channel.
+    /// - Returns: False, storing nothing, when the file does not fit the quota.
+    func store(_ upload: StagedUpload, id: String, record: AttachmentRecord, quota: Int) async throws -> Bool
 
-    private static func key(channelId: String, userId: String) -> String { "\(channelId)\u{0}\(userId)" }
+    /// The record of attachment `id` when its file is named `fileName` (the two parts of a download URL); nil when
+    /// there is no such attachment.
+    func attachment(id: String, named fileName: String) async throws -> AttachmentRecord?
 
-    // MARK: Usage
+    /// Chunk `index` of the bytes of attachment `id`, counting from 0 in the store's own chunk size; nil past the
+    /// last. A download asks for one chunk at a time and writes it before asking for the next, so that a client that
+    /// reads slowly holds nothing of the store's (a database connection, an open file) in between.
+    func chunk(_ index: Int, of id: String, record: AttachmentRecord) async throws -> ByteBuffer?
+}
 
-    /// The bytes `userId` keeps on `channelId`.
-    func usage(channelId: String, userId: String) async -> Int {
-        await load()
-        return usage[Self.key(channelId: channelId, userId: userId), default: 0]
-    }
+/// What the server knows of a stored attachment.
+public struct AttachmentRecord: Sendable, Hashable {
+    /// The channel the attachment was uploaded on.
+    public var channelId: String
+    /// The user who uploaded it; nil for files a server stored before it recorded owners.
+    public var userId: String?
+    /// The type the server serves it with: sniffed from the bytes when it was uploaded, never the client's word.
+    public var type: String
+    /// The size in bytes.
+    public var size: Int
+    /// The file name, as in the download URL.
+    public var fileName: String
+    /// Whether a download needs the channel's token (`x-oda-meta-file-isProtected: True` on an authenticated
+    /// channel); nil for files stored before protection was recorded, which are protected when their channel
+    /// authenticates clients.
+    public var protected: Bool?
 
-    /// Counts `size` more bytes for the user if they fit `quota`; false (counting nothing) when they do not.
-    func reserve(_ size: Int, channelId: String, userId: String, quota: Int) async -> Bool {
-        await load()
-        let key = Self.key(channelId: channelId, userId: userId)
-        let current = usage[key, default: 0]
-        guard current <= quota - size else { return false }
-        usage[key] = current + size
-        return true
-    }
-
-    /// Gives back bytes counted by ``reserve(_:channelId:userId:quota:)`` for an upload that was not stored.
-    func unreserve(_ size: Int, channelId: String, userId: String) {
-        let key = Self.key(channelId: channelId, userId: userId)
-        let left = usage[key, default: 0] - size
-        usage[key] = left > 0 ? left : nil
-    }
-
-    /// Reads every record once (and clears uploads a stopped server left half-written).
-    private func load() async {
-        if loaded { return }
-        let task: Task<[String: Int], Never>
-        if let loading {
-            task = loading
-        } else {
-            let folder = folder
-            let uploads = uploadsFolder
-            let fileSystem = fileSystem
-            task = Task { await Self.scan(folder, uploads: uploads, fileSystem: fileSystem) }
-            loading = task
-        }
-        let scanned = await task.value
-        if !loaded {
-            loaded = true
-            // Uploads stored while the scan ran are counted already.
-            usage.merge(scanned) { $0 + $1 }
-        }
-    }
-
-    private static func scan(_ folder: FilePath, uploads: FilePath, fileSystem: FileSystem) async -> [String: Int] {
-        _ = try? await fileSystem.removeItem(at: uploads, strategy: .platformDefault, recursively: true)
-        var usage: [String: Int] = [:]
-        do {
-            try await fileSystem.withDirectoryHandle(atPath: folder) { directory in
-                for try await entry in directory.listContents() where entry.type == .directory {
-                    let path = entry.path.appending(".metadata.json")
-                    guard let bytes = try? await ByteBuffer(contentsOf: path, maximumSizeAllowed: .kibibytes(64)),
-                        let json = try? JSONValue(parsing: Array(bytes.readableBytesView)),
-                        let metadata = AttachmentMetadata(json: json), let userId = metadata.userId,
-                        let size = metadata.size
-                    else { continue }
-                    usage[key(channelId: metadata.channelId, userId: userId), default: 0] += size
-                }
-            }
-        } catch {
-            // No attachments folder yet: nothing stored.
-        }
-        return usage
-    }
-
-    // MARK: Files
-
-    /// A new, empty file for an upload in progress, written on the ``UploadThread``.
-    nonisolated func newUploadFile() async throws -> (FilePath, UploadFile) {
-        try await FileSystem.shared.createDirectory(
-            at: uploadsFolder, withIntermediateDirectories: true, permissions: nil)
-        let path = uploadsFolder.appending("\(AttachmentID.random()).part")
-        return (path, try await UploadFile.create(at: path.string))
-    }
-
-    /// Removes an upload in progress that will not be stored.
-    nonisolated func discard(_ path: FilePath) async {
-        _ = try? await FileSystem.shared.removeItem(at: path, strategy: .platformDefault, recursively: false)
-    }
-
-    /// Moves a finished upload into place and writes its record last, so that a download finds either nothing or
-    /// the whole attachment.
-    nonisolated func store(_ upload: FilePath, id: String, metadata: AttachmentMetadata) async throws {
-        let fileSystem = FileSystem.shared
-        let attachment = folder.appending(id)
-        try await fileSystem.createDirectory(at: attachment, withIntermediateDirectories: true, permissions: nil)
-        do {
-            try await fileSystem.moveItem(at: upload, to: attachment.appending(metadata.fileName ?? "attachment"))
-            // A new file materialises only when it is complete (`transactionalCreation`).
-            try await ByteBuffer(bytes: metadata.jsonValue.jsonBytes()).write(
-                toFileAt: attachment.appending(".metadata.json"), options: .newFile(replaceExisting: false),
-                fileSystem: fileSystem)
-        } catch {
-            _ = try? await fileSystem.removeItem(at: attachment, strategy: .platformDefault, recursively: true)
-            throw error
-        }
-    }
-
-    /// The record of attachment `id`; nil when there is none.
-    nonisolated func metadata(id: String) async -> AttachmentMetadata? {
-        let path = folder.appending(id).appending(".metadata.json")
-        guard let bytes = try? await ByteBuffer(contentsOf: path, maximumSizeAllowed: .kibibytes(64)),
-            let json = try? JSONValue(parsing: Array(bytes.readableBytesView))
-        else { return nil }
-        return AttachmentMetadata(json: json)
-    }
-
-    /// The path of the file `name` of attachment `id`.
-    nonisolated func filePath(id: String, name: String) -> FilePath {
-        folder.appending(id).appending(name)
+    /// A record.
+    public init(channelId: String, userId: String?, type: String, size: Int, fileName: String, protected: Bool?) {
+        self.channelId = channelId
+        self.userId = userId
+        self.type = type
+        self.size = size
+        self.fileName = fileName
+        self.protected = protected
     }
 }
 
-/// Attachment ids: 128 bits from the system's cryptographic random source, as 32 lowercase hex digits, so that a
-/// download URL cannot be guessed (an unprotected attachment is served to whoever has its URL). Ids of files
-/// stored before (UUIDs) still resolve.
-enum AttachmentID {
-    static func random() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
-            let value = generator.next() as UInt64
-            let hex = String(value, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
+/// A finished upload in the data folder's `attachments/.uploads`, handed to an ``AttachmentStore``.
+public struct StagedUpload: Sendable {
+    /// The file.
+    let path: FilePath
+
+    /// The bytes read in one chunk by ``read(chunkSize:into:)`` unless told otherwise: 1 MiB.
+    public static let defaultChunkSize = 1 << 20
+
+    init(path: FilePath) {
+        self.path = path
     }
 
-    /// Whether `id` has the form of an id (32 lowercase hex digits, or a UUID): nothing else reaches the disk.
-    static func isValid(_ id: String) -> Bool {
-        if id.utf8.count == 32, id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
-            return true
+    /// Hands the file's bytes to `body` in order, in chunks of `chunkSize` bytes (the last one shorter), read on
+    /// swift-nio's file-system threads.
+    public func read(chunkSize: Int = defaultChunkSize, into body: (ByteBuffer) async throws -> Void) async throws {
+        let handle = try await FileSystem.shared.openFile(forReadingAt: path, options: OpenOptions.Read())
+        do {
+            var offset: Int64 = 0
+            while true {
+                let chunk = try await handle.readChunk(fromAbsoluteOffset: offset, length: .bytes(Int64(chunkSize)))
+                if chunk.readableBytes == 0 { break }
+                offset += Int64(chunk.readableBytes)
+                try await body(chunk)
+            }
+        } catch {
+            try? await handle.close()
+            throw error
         }
-        return UUID(uuidString: id) != nil && id.utf8.count == 36
+        try await handle.close()
+    }
+
+    /// The file's first `count` bytes (fewer when it is shorter).
+    func firstBytes(_ count: Int) async throws -> ByteBuffer {
+        var head = ByteBuffer()
+        try await read(chunkSize: count) { chunk in
+            if head.readableBytes == 0 { head = chunk }
+        }
+        return head
     }
 }

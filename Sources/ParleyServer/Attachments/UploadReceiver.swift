@@ -49,7 +49,7 @@ struct UploadReceiver {
     ///   - checkHeaders: Called once the part's headers are read; throws to refuse (a name too long).
     ///   - accept: Called once with the sniffed type; returns the type to store, or throws to refuse.
     func receive(
-        _ body: RequestBody, boundary: String, into store: AttachmentStore,
+        _ body: RequestBody, boundary: String, into store: AttachmentFolder,
         checkHeaders: (PartHeaders) throws(CodedHTTPError) -> Void,
         accept: (_ sniffed: String, PartHeaders) throws(CodedHTTPError) -> String
     ) async throws -> Received {

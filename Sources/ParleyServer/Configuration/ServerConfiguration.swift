@@ -31,9 +31,9 @@ public struct ServerConfiguration: Sendable {
     /// Default ``ServerClock/system``; a test gives one on a `VirtualClock` to move time instead of waiting.
     public var clock: ServerClock = .system
     /// In a cluster (a ``Cluster`` given to
-    /// ``buildApplication(configuration:store:sessionBindings:cluster:logger:routes:onServerRunning:)``): how often a
-    /// node looks for inputs that no node answers, because the node that stored them died before answering. Default
-    /// 2 seconds.
+    /// ``buildApplication(configuration:store:sessionBindings:attachments:cluster:logger:routes:onServerRunning:)``):
+    /// how often a node looks for inputs that no node answers, because the node that stored them died before
+    /// answering. Default 2 seconds.
     public var pendingInputSweepInterval: Duration = .seconds(2)
     /// On a graceful stop, how long the node waits for its sockets to close after telling them to reconnect
     /// elsewhere (``ParleyApplication``), before it stops the server anyway. Default 10 seconds.

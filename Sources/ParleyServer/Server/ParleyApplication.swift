@@ -4,8 +4,8 @@ import Synchronization
 public import UnixSignals
 
 /// The Parley server as
-/// ``buildApplication(configuration:store:sessionBindings:cluster:logger:routes:onServerRunning:)`` builds it: a
-/// Hummingbird application whose graceful stop drains the node first.
+/// ``buildApplication(configuration:store:sessionBindings:attachments:cluster:logger:routes:onServerRunning:)``
+/// builds it: a Hummingbird application whose graceful stop drains the node first.
 ///
 /// Run it with ``runService(gracefulShutdownSignals:)`` (as `parley serve` does) or as a service of your own
 /// `ServiceGroup`. On a graceful stop (SIGTERM or SIGINT with `runService`):

@@ -2,7 +2,8 @@ public import Foundation
 import GRDB
 
 /// Where the server keeps which user id is bound to which session secret (as its SHA-256 digest), per channel: the
-/// seam of ``buildApplication(configuration:store:sessionBindings:cluster:logger:routes:onServerRunning:)``.
+/// seam of
+/// ``buildApplication(configuration:store:sessionBindings:attachments:cluster:logger:routes:onServerRunning:)``.
 ///
 /// The default keeps them in the data folder's `sessions.sqlite` (``SQLiteSessionBindings``). Nodes of a cluster
 /// share one: `PostgresSessionBindings` in the ParleyPostgres product keeps them in the database, so that a secret
