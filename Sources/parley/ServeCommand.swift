@@ -94,7 +94,7 @@ struct ServerOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Keep conversations in PostgreSQL at this URL (default: SQLite in --data).",
+            "Keep conversations and attachments in PostgreSQL at this URL (default: SQLite and files in --data).",
             discussion: """
                 postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]; without a password \
                 in the URL, PGPASSWORD is used. See docs/server.md.

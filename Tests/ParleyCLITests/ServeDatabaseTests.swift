@@ -75,7 +75,7 @@ struct ServeDatabaseTests {
         let server = try await ServerProcess.start(
             ["--port", "0", "--data", data.path, "--config", config, "--database", database])
         let port = try await server.listeningPort()
-        #expect(server.output.contains("conversations in PostgreSQL at 127.0.0.1:"), "\(server.output)")
+        #expect(server.output.contains("conversations and attachments in PostgreSQL at 127.0.0.1:"), "\(server.output)")
         #expect(!server.output.contains(try #require(URLComponents(string: database)?.password)))
         #expect(try await HostileProcessTests.chatWorks(port: port, user: "pg-\(UUID().uuidString.prefix(8))"))
         try await server.stop()
