@@ -15,13 +15,16 @@ actor BayeuxHub {
     }
 
     let configuration: GMSSimulatorConfiguration
+    /// What a long poll waits on.
+    let clock: any Clock<Duration>
     private var clients: [String: Client] = [:]
     private var nextToken = 0
     /// The `ext` of every `/meta/disconnect`, in order (GMS reads `transcriptPosition` from it).
     private(set) var disconnectExts: [JSONObject] = []
 
-    init(configuration: GMSSimulatorConfiguration) {
+    init(configuration: GMSSimulatorConfiguration, clock: any Clock<Duration>) {
         self.configuration = configuration
+        self.clock = clock
     }
 
     /// Answers one request's messages (`nil` for an element that is not a message object, which gets
@@ -200,6 +203,7 @@ actor BayeuxHub {
             nextToken += 1
             let token = nextToken
             let timeout = configuration.longPollTimeout
+            let clock = clock
             await withCheckedContinuation { continuation in
                 clients[clientId]?.waiter = (token, continuation)
                 if clients[clientId] == nil {
@@ -207,7 +211,7 @@ actor BayeuxHub {
                     return
                 }
                 Task {
-                    try? await Task.sleep(for: timeout)
+                    try? await clock.sleep(for: timeout)
                     self.wake(clientId, token: token)
                 }
             }

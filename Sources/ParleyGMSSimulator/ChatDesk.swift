@@ -20,11 +20,14 @@ actor ChatDesk {
 
     let configuration: GMSSimulatorConfiguration
     let hub: BayeuxHub
+    /// The date now (a chat's start time).
+    let now: @Sendable () -> Date
     private var chats: [String: Chat] = [:]
 
-    init(configuration: GMSSimulatorConfiguration, hub: BayeuxHub) {
+    init(configuration: GMSSimulatorConfiguration, hub: BayeuxHub, now: @escaping @Sendable () -> Date) {
         self.configuration = configuration
         self.hub = hub
+        self.now = now
     }
 
     enum Operation: String {
@@ -40,7 +43,7 @@ actor ChatDesk {
             var chat = Chat(
                 serviceID: serviceID, user: user, customer: customer.isEmpty ? "Customer" : customer,
                 sessionID: "SIM" + String(UInt32.random(in: .min ... .max), radix: 36).uppercased(),
-                startedAt: ISO8601DateFormatter().string(from: Date()))
+                startedAt: ISO8601DateFormatter().string(from: now()))
             chat.transcript.append(["Notice.Joined", chat.customer, "has joined the session", "1", "CLIENT"])
             chats[serviceID] = chat
             var answer = update(chat, "CONNECTED", entries: chat.transcript, position: 1)

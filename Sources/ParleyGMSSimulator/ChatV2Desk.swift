@@ -30,11 +30,14 @@ actor ChatV2Desk {
     let hub: BayeuxHub
     private var chats: [String: Chat] = [:]
     private var nextNumber = 1
+    /// The date now (each event's `utcTime`).
+    let now: @Sendable () -> Date
     static let alias = "117"
 
-    init(configuration: GMSSimulatorConfiguration, hub: BayeuxHub) {
+    init(configuration: GMSSimulatorConfiguration, hub: BayeuxHub, now: @escaping @Sendable () -> Date) {
         self.configuration = configuration
         self.hub = hub
+        self.now = now
     }
 
     /// Answers one publish on a `/service/chatV2/{serviceName}` channel.
@@ -186,7 +189,7 @@ actor ChatV2Desk {
             ? ChatV2Party(nickname: chat.nickname, participantID: "1", type: .client)
             : ChatV2Party(nickname: configuration.agentName, participantID: "2", type: .agent)
         return ChatV2Event(
-            type: type, from: party, index: index, text: text, utcTime: Int64(Date().timeIntervalSince1970 * 1000))
+            type: type, from: party, index: index, text: text, utcTime: Int64(now().timeIntervalSince1970 * 1000))
     }
 
     private func response(_ chat: Chat, messages: [ChatV2Event] = []) -> ChatV2Response {

@@ -37,22 +37,27 @@ public struct GMSSimulator: Sendable {
     let desk: ChatDesk
     let chatV2: ChatV2Desk
     let callbacks: CallbackDesk
+    /// The date now.
+    let now: @Sendable () -> Date
 
     /// A simulator with its own Bayeux clients and chats, empty.
     /// - Parameters:
     ///   - configuration: The agent's name, the long-poll timeout, the browser cookie rule.
     ///   - defaultAuthority: `host:port` for URLs in answers to requests without a `Host` header.
-    ///   - now: The callback services' clock (what "past" and "free" mean); tests pass a fixed one.
+    ///   - clock: What long polls wait on (``GMSSimulatorConfiguration/longPollTimeout``).
+    ///   - now: The date now: what "past" and "free" mean to the callback services, a chat's start and its
+    ///     messages' times; tests pass a fixed one.
     public init(
         configuration: GMSSimulatorConfiguration = GMSSimulatorConfiguration(), defaultAuthority: String,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any Clock<Duration> = ContinuousClock(), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configuration = configuration
         self.defaultAuthority = defaultAuthority
-        hub = BayeuxHub(configuration: configuration)
-        desk = ChatDesk(configuration: configuration, hub: hub)
-        chatV2 = ChatV2Desk(configuration: configuration, hub: hub)
+        hub = BayeuxHub(configuration: configuration, clock: clock)
+        desk = ChatDesk(configuration: configuration, hub: hub, now: now)
+        chatV2 = ChatV2Desk(configuration: configuration, hub: hub, now: now)
         callbacks = CallbackDesk(configuration: configuration, now: now)
+        self.now = now
     }
 
     /// Adds the simulator's routes (all under `/genesys`) to `router`.
@@ -156,7 +161,7 @@ public struct GMSSimulator: Sendable {
             return Self.json(["error": .string("unknown callback action \(action)")], status: .notFound)
         }
         let base = base(request)
-        let expiry = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3600))
+        let expiry = ISO8601DateFormatter().string(from: now().addingTimeInterval(3600))
         let filled =
             template
             .replacingOccurrences(of: "$(ExtURLBase)", with: Self.jsonEscaped(base + "/genesys"))

@@ -28,6 +28,7 @@ public actor PostgresCluster: Cluster {
     private let configuration: PostgresStoreConfiguration
     private let client: PostgresClient
     private let logger: Logger
+    private let clock: ServerClock
     /// The node's own connection, while it is open, and how many times it was opened.
     private var connection: PostgresConnection?
     private var generation = 0
@@ -35,14 +36,17 @@ public actor PostgresCluster: Cluster {
     private var held: [ConversationKey: Int] = [:]
 
     /// A cluster on the database of `store`, which was opened with `configuration`.
+    /// - Parameter clock: What the node waits on before it connects again after losing its connection (the server
+    ///   passes its own).
     public init(
         store: PostgresConversationStore, configuration: PostgresStoreConfiguration,
-        logger: Logger = Logger(label: "parley.cluster")
+        logger: Logger = Logger(label: "parley.cluster"), clock: ServerClock = .system
     ) {
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         self.configuration = configuration
         self.client = store.client
         self.logger = logger
+        self.clock = clock
     }
 
     /// Keeps the node's connection open and listening until the task is cancelled or the service group stops.
@@ -82,7 +86,7 @@ public actor PostgresCluster: Cluster {
             connection = nil
             held = [:]
             try? await closing?.close()
-            guard (try? await Task.sleep(for: delay)) != nil else { break }
+            guard (try? await clock.sleep(for: delay)) != nil else { break }
             delay = min(delay * 2, .seconds(5))
         }
     }

@@ -52,7 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
                 "conversations and attachments in PostgreSQL at "
                 + "\(databaseConfiguration.endpoint)/\(databaseConfiguration.database), "
                 + "uploads in progress in \(configuration.dataDirectory.path)"
-            let cluster = PostgresCluster(store: store, configuration: databaseConfiguration, logger: logger)
+            let cluster = PostgresCluster(
+                store: store, configuration: databaseConfiguration, logger: logger, clock: configuration.clock)
             try await serve(
                 configuration, store: store, sessionBindings: PostgresSessionBindings(store: store),
                 attachments: PostgresAttachmentStore(store: store), cluster: cluster, storage: storage, logger)
