@@ -46,6 +46,9 @@
                     StatusBanner(banner: banner)
                 }
                 MessageList(model: model)
+                if model.speech.isActive {
+                    SpeechPanel(model: model)
+                }
                 ComposerView(model: model)
             }
             .background(Color(palette.chatBackground))
