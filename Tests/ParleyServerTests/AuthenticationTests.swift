@@ -47,7 +47,8 @@ struct AuthenticationTests {
         }
     }
 
-    /// Every rejection, with the token sent as the first frame: an error payload, then the documented close code.
+    /// Every rejection, with the token sent as the first frame: the documented close code and a reason starting with
+    /// the error code, and no frame before it.
     @Test(arguments: [
         ("bad signature", token(secret: "wrong"), ParleyError.Code.invalidToken),
         ("alg none", unsigned(alg: "none"), .invalidToken),

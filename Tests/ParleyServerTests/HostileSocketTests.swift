@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOWebSocket
+import Prometheus
 import Testing
 import WSClient
 import WSCore
@@ -83,36 +84,77 @@ struct HostileSocketTests {
     }
 
     /// A socket of the same user that never reads fills its buffers; the user's other socket gets every reply
-    /// anyway, and the stuck socket is closed.
+    /// anyway, and the stuck socket is closed as too slow (`socket.tooSlow`, close code 4020).
+    ///
+    /// The 4020 close frame itself cannot reach a peer that reads nothing (it waits behind the frame that is stuck,
+    /// and the connection is closed two seconds later, `SocketOutbox`), so the server's count of the coded closes
+    /// it sent (`parley_errors_total{code="socket.tooSlow"}`) tells which way the socket was closed.
     @Test func aSocketThatNeverReadsStallsNobody() async throws {
+        let registry = PrometheusCollectorRegistry()
         try await withServer(
             channels: [Self.echo],
             configure: {
                 $0.maxFrameSize = 128 << 10
                 $0.socketBufferLimit = 256 << 10
-                $0.socketWriteTimeout = .seconds(3)
+                // Far beyond the wait below: the buffer limit, not the write timeout, must close the stuck socket.
+                $0.socketWriteTimeout = .seconds(60)
+                $0.metricsFactory = PrometheusMetricsFactory(registry: registry)
             }
         ) { server in
-            let stuck = try await RawConnection.open(port: server.port)
-            try await stuck.send(
-                "GET /chat/v1/chats/sockets/websdk?channelId=echo&userId=ann HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
-            // 80 replies of 100 KB: far more than the stuck socket's kernel buffers and outbox together.
-            let text = String(repeating: "x", count: 100_000)
-            try await server.chat(channel: "echo", user: "ann") { socket in
-                for index in 0..<80 {
-                    try await socket.send(UserMessage.text("\(index) \(text)", user: "ann"))
-                    let reply = try await socket.receiveMessage()
-                    #expect(reply.payload.text?.hasPrefix("\(index) ") == true)
-                }
-            }
+            let stuck = try await Self.stuckSocket(port: server.port)
+            try await Self.chatPastAStuckSocket(server)
             // The server closed the stuck connection (it reads nothing; the server gives up on it).
             #expect(try await stuck.waitForClose(within: .seconds(20)))
+            // As too slow, once: the stuck socket, not the one that read every reply.
+            let errors = Samples(registry.emitToString())
+            #expect(errors.value(ServerMetrics.errors, ["code": "socket.tooSlow", "via": "socket"]) == 1)
         }
     }
 
-    /// A guessed agent key is refused after a few tries from the same address, even when the next guess is right.
+    /// A socket whose one write never finishes is closed after the write timeout, even when its buffer limit is
+    /// far off; there is no close frame to send then (nothing gets through), so no `socket.tooSlow` is counted.
+    @Test func aWriteThatNeverFinishesClosesTheSocketAfterTheWriteTimeout() async throws {
+        let registry = PrometheusCollectorRegistry()
+        try await withServer(
+            channels: [Self.echo],
+            configure: {
+                $0.maxFrameSize = 128 << 10
+                $0.socketBufferLimit = 64 << 20  // more than the 8 MB of replies below: never reached
+                $0.socketWriteTimeout = .seconds(1)
+                $0.metricsFactory = PrometheusMetricsFactory(registry: registry)
+            }
+        ) { server in
+            let stuck = try await Self.stuckSocket(port: server.port)
+            try await Self.chatPastAStuckSocket(server)
+            #expect(try await stuck.waitForClose(within: .seconds(20)))
+            let errors = Samples(registry.emitToString())
+            #expect(errors.value(ServerMetrics.errors, ["code": "socket.tooSlow", "via": "socket"]) == nil)
+        }
+    }
+
+    /// A chat socket of `ann` on the echo channel that reads nothing after its upgrade request.
+    static func stuckSocket(port: Int) async throws -> RawConnection {
+        let stuck = try await RawConnection.open(port: port)
+        try await stuck.send(
+            "GET /chat/v1/chats/sockets/websdk?channelId=echo&userId=ann HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+        return stuck
+    }
+
+    /// `ann` chats on a second socket: 80 replies of 100 KB, far more than a stuck socket's kernel buffers and
+    /// outbox together, each of which must arrive.
+    static func chatPastAStuckSocket(_ server: TestServer) async throws {
+        let text = String(repeating: "x", count: 100_000)
+        try await server.chat(channel: "echo", user: "ann") { socket in
+            for index in 0..<80 {
+                try await socket.send(UserMessage.text("\(index) \(text)", user: "ann"))
+                let reply = try await socket.receiveMessage()
+                #expect(reply.payload.text?.hasPrefix("\(index) ") == true)
+            }
+        }
+    }
+
     /// A peer that never answers is pinged, then closed with 1001 "Ping timeout" one interval later.
     @Test func aPeerThatNeverAnswersPingsIsClosed() async throws {
         try await withServer(channels: [Self.echo], configure: { $0.webSocketPingInterval = .milliseconds(200) }) {
@@ -139,6 +181,7 @@ struct HostileSocketTests {
         }
     }
 
+    /// A guessed agent key is refused after a few tries from the same address, even when the next guess is right.
     @Test func guessingTheAgentKeyIsRateLimited() async throws {
         try await withServer(
             channels: [Self.echo],
