@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOWebSocket
 import ParleyServerTesting
 import ServiceLifecycle
 import Testing
@@ -164,8 +165,11 @@ struct ServerSpeechTests {
                 // The text went to the chat server with the request id, and the echo came back and was read aloud.
                 #expect(try await log.reply(&events).payload.text == "turn on the lights")
                 let user = try #require(await client.messages().first { $0.sender == .user })
-                guard case .user(let message) = user.envelope else { return }
-                #expect(message.sdkMetadata?.speechId == "req-7")
+                if case .user(let message) = user.envelope {
+                    #expect(message.sdkMetadata?.speechId == "req-7")
+                } else {
+                    Issue.record("the sent message is not a user message: \(user.envelope)")
+                }
                 await speaker.waitForAudio()
                 let played = await speaker.played
                 #expect(played.map(\.samples.count).reduce(0, +) == 11_025)
@@ -181,7 +185,9 @@ struct ServerSpeechTests {
         }
     }
 
-    @Test func aRefusalFrameBecomesTheRecognitionErrorsReason() async throws {
+    /// The server refuses the locale (Oracle's list has it, the server does not): the error is the one the client
+    /// gives for a locale it does not list, so the app shows `odais_speech_unsupported_locale`.
+    @Test func aLocaleRefusalFrameIsTheUnsupportedLocaleError() async throws {
         try await SpeechPeer.run { _, url in
             let updates = ServerSpeechService(url: url).recognize(
                 .of([AudioBuffer(samples: [1, 2, 3])]), locale: "de-DE",
@@ -190,11 +196,49 @@ struct ServerSpeechTests {
                 _ = try await updates.collect()
                 Issue.record("no error")
             } catch {
-                #expect(error.code == .speechRecognitionFailed)
-                #expect(error.message == "the speech server refused: speech.unsupportedLocale: de-de is not offered")
-                #expect((error.underlying as? ParleyError)?.code.rawValue == "speech.unsupportedLocale")
+                #expect(error.code == .speechUnsupportedLocale)
+                #expect(error.message == "the speech server does not recognise de-DE: de-de is not offered")
+                #expect((error.underlying as? ParleyError)?.code == .speechUnsupportedLocale)
+                #expect((error.underlying as? ParleyError)?.message == "de-de is not offered")
             }
         }
+    }
+
+    /// The error of a socket that ended without a result, from its error frame or, without one, its close.
+    @Test func theErrorOfARefusedSocketComesFromItsFrameOrItsClose() {
+        func code(_ refusal: ParleyError?, _ close: WebSocketErrorCode?, _ reason: String?) -> ParleyError.Code {
+            ServerSpeechService.failure(refusal: refusal, closeCode: close, closeReason: reason, locale: "fr-fr").code
+        }
+        let locale = ParleyError(.speechUnsupportedLocale, "fr-fr is not offered")
+        let disabled = ParleyError(.speechDisabled, "no speech here")
+        // The frame decides when there is one.
+        #expect(
+            code(locale, .unacceptableData, "speech.unsupportedLocale: fr-fr is not offered")
+                == .speechUnsupportedLocale)
+        #expect(code(locale, nil, nil) == .speechUnsupportedLocale)
+        #expect(code(disabled, .policyViolation, "speech.disabled: no speech here") == .speechRecognitionFailed)
+        #expect(code(disabled, .unacceptableData, nil) == .speechRecognitionFailed)
+        // Without a frame, the close: its coded reason, or 1003 alone.
+        #expect(
+            code(nil, .unacceptableData, "speech.unsupportedLocale: fr-fr is not offered") == .speechUnsupportedLocale)
+        #expect(code(nil, .unacceptableData, nil) == .speechUnsupportedLocale)
+        #expect(code(nil, .unacceptableData, "") == .speechUnsupportedLocale)
+        #expect(code(nil, .policyViolation, "speech.disabled: no speech here") == .speechRecognitionFailed)
+        #expect(code(nil, .unacceptableData, "frame.unsupported: text") == .speechRecognitionFailed)
+        #expect(code(nil, .normalClosure, nil) == .speechRecognitionFailed)
+        #expect(code(nil, nil, nil) == .speechRecognitionFailed)
+
+        let other = ServerSpeechService.failure(
+            refusal: disabled, closeCode: .policyViolation, closeReason: nil, locale: "en-us")
+        #expect(other.message == "the speech server refused: speech.disabled: no speech here")
+        #expect((other.underlying as? ParleyError)?.code == .speechDisabled)
+        let closed = ServerSpeechService.failure(
+            refusal: nil, closeCode: .unacceptableData, closeReason: "speech.unsupportedLocale: fr-fr is not offered",
+            locale: "fr-fr")
+        #expect(
+            closed.message
+                == "the speech server does not recognise fr-fr: speech.unsupportedLocale: fr-fr is not offered")
+        #expect(closed.underlying == nil)
     }
 
     @Test func aSocketThatClosesWithoutAResultIsARecognitionError() async throws {
@@ -266,6 +310,36 @@ struct ServerSpeechEndToEndTests {
             let seconds = Double(played.map(\.samples.count).reduce(0, +)) / 22_050
             #expect(seconds > 0.8 && seconds < 5, "\(seconds) s of \"turn on the lights\"")
             #expect(played.flatMap(\.samples).contains { abs(Int($0)) > 1_000 }, "speech, not silence")
+            await client.destroy()
+        }
+    }
+
+    /// `speechLocale` `fr-fr` against a server that hears only English: Oracle's list has it, so the microphone
+    /// opens; the server refuses the socket (an error frame and close 1003), and the client reports
+    /// `speech.unsupportedLocale`, the code it gives for a locale it does not list (`odais_speech_unsupported_locale`).
+    @Test func aLocaleTheServerRefusesIsAnUnsupportedLocale() async throws {
+        let speech = ChannelSpeech(enabled: true, phrases: OnDeviceSpeechEndToEndTests.phrases)
+        try await InProcessServer.run(channels: [ChannelConfiguration(id: "voice", skill: .echo, speech: speech)]) {
+            server in
+            var configuration = ChatClient.Configuration(url: server.url, channelId: "voice", userId: "val")
+            configuration.enableSpeechRecognition = true
+            let client = ChatClient(
+                configuration: configuration,
+                speech: ChatClient.SpeechSetup(
+                    microphone: BufferAudioSource(toneAudio()),
+                    permissions: FixedPermissionSource([.microphone: .granted])))
+            var events = EventReader(await client.events())
+            try await client.initialize()
+            #expect(await client.setSpeechLocale("fr-fr"), "the client's list has fr-fr")
+            try await client.startRecording()
+            let log = try await RecordingLog.read(&events)
+            #expect(log.failures.map(\.code) == [.speechUnsupportedLocale], "\(log.failures)")
+            let failure = try #require(log.failures.first)
+            #expect(failure.message.hasPrefix("the speech server does not recognise fr-fr: "), "\(failure.message)")
+            #expect((failure.underlying as? ParleyError)?.code == .speechUnsupportedLocale)
+            #expect(log.finals.isEmpty && log.recognized == nil)
+            #expect(log.states.first == .requestingPermission && log.states.contains(.recording), "\(log.states)")
+            #expect(log.states.last == .idle)
             await client.destroy()
         }
     }

@@ -115,6 +115,39 @@ import WSCore
             }
         }
 
+        /// Audio beyond `maxAudio` is not heard: at the cap the server finishes the audio as if `Done` had come, so
+        /// the final comes though the client never sends `Done` and the speech (a tone the scripted recognizer takes
+        /// for 3 s of words) never stops; the partials never get past the words of the first second.
+        @Test func audioBeyondMaxAudioIsCutAndTheFinalComesWithoutDone() async throws {
+            let words = (1...12).map { "w\($0)" }  // one word per 250 ms of speech: 3 s of them
+            try await withServer(
+                channels: [Self.open],
+                configure: {
+                    $0.speech = SpeechConfiguration(
+                        recognizer: ScriptedStreamingRecognizer(transcripts: [words.joined(separator: " ")]),
+                        synthesizer: nil)
+                    $0.speech.maxAudio = .seconds(1)
+                }
+            ) { server in
+                let frames = FrameBox()
+                let close = try await server.recognize(channel: "voice", user: "bob") { socket in
+                    try await socket.send(audio: SpeechAudio.tone(.seconds(3)))  // and no Done
+                    frames.set(try await socket.rest())
+                }
+                let received = frames.value
+                let finals = received.filter { $0["event"] == "finalResult" }
+                #expect(finals.count == 1, "\(received)")
+                #expect(received.last?["event"] == "finalResult", "\(received)")
+                #expect(received.last?["resultCode"] == nil, "not too much speech: the audio was cut")
+                #expect(received.last?.utterances == [words.joined(separator: " ")], "\(received)")
+                let partials = received.filter { $0["event"] == "partialResult" }.compactMap { $0.utterances?.first }
+                #expect(!partials.isEmpty, "\(received)")
+                let longest = partials.map { $0.split(separator: " ").count }.max() ?? 0
+                #expect(longest <= 4, "1 s of audio is at most 4 words: \(partials)")
+                #expect(close?.closeCode == .normalClosure)
+            }
+        }
+
         /// A locale the channel does not offer: an error frame with the code, then close code 1003. A locale it
         /// offers that the engine hears by its language (`en-gb` by the en-US model) is served.
         @Test func unsupportedLocaleIsAnErrorFrameAndClose1003() async throws {

@@ -24,7 +24,9 @@ import WSCore
 public struct ServerSpeechService: SpeechService {
     /// The chat server (the client's configured URL); the speech paths go under it.
     public var url: URL
-    /// The locales the server recognises. Default: the ten Oracle documents.
+    /// The locales the server recognises. Default: the ten Oracle documents. A server that offers fewer refuses the
+    /// others when the recording starts, and ``recognize(_:locale:context:)`` fails with
+    /// ``ParleyError/Code/speechUnsupportedLocale``, as ``ChatClient/startRecording()`` does for a locale not listed.
     public var locales: [String]
     /// The URL session for synthesis.
     public var urlSession: URLSession
@@ -70,8 +72,9 @@ public struct ServerSpeechService: SpeechService {
         }
         let task = Task {
             let outcome = RecognitionOutcome()
+            let close: WebSocketCloseFrame?
             do {
-                _ = try await WebSocketClient.connect(
+                close = try await WebSocketClient.connect(
                     url: socketURL.absoluteString, configuration: .init(), logger: logger
                 ) { inbound, outbound, _ in
                     if let token = context.token { try await outbound.write(.text("Bearer \(token)")) }
@@ -98,24 +101,23 @@ public struct ServerSpeechService: SpeechService {
                     try? await outbound.close(.normalClosure, reason: nil)
                 }
             } catch {
-                if await !outcome.finished {
+                // A refusal that came before the failure says more than the failure.
+                if await !outcome.finished, await outcome.refusal == nil {
                     continuation.finish(
                         throwing: ParleyError(
                             .speechRecognitionFailed, "the recognition socket \(socketURL) failed: \(error)",
                             underlying: error))
                     return
                 }
+                close = nil
             }
             if await outcome.finished {
                 continuation.finish()
-            } else if let refusal = await outcome.refusal {
-                continuation.finish(
-                    throwing: ParleyError(
-                        .speechRecognitionFailed, "the speech server refused: \(refusal.code): \(refusal.message)",
-                        underlying: refusal))
             } else {
                 continuation.finish(
-                    throwing: ParleyError(.speechRecognitionFailed, "the recognition socket closed without a result"))
+                    throwing: Self.failure(
+                        refusal: await outcome.refusal, closeCode: close?.closeCode, closeReason: close?.reason,
+                        locale: locale))
             }
         }
         continuation.onTermination { task.cancel() }
@@ -147,6 +149,41 @@ public struct ServerSpeechService: SpeechService {
             let code = frame["code"]?.stringValue
         else { return nil }
         return ParleyError(ParleyError.Code(rawValue: code), frame["message"]?.stringValue ?? code)
+    }
+
+    /// The error of a socket that closed without a terminal result, from the server's error frame (`refusal`) or,
+    /// when that frame was lost, its close (`closeCode` 1003 and the `closeReason` `"<code>: <message>"`,
+    /// `docs/speech.md`).
+    ///
+    /// A locale the server does not hear is ``ParleyError/Code/speechUnsupportedLocale``, the error
+    /// ``ChatClient/startRecording()`` gives for a locale the service does not list, so that the app shows
+    /// `odais_speech_unsupported_locale` whichever side found it out; any other refusal is
+    /// ``ParleyError/Code/speechRecognitionFailed`` with the server's error as its `underlying`.
+    static func failure(
+        refusal: ParleyError?, closeCode: WebSocketErrorCode?, closeReason: String?, locale: String
+    ) -> ParleyError {
+        let closeReason = closeCode == .normalClosure || closeReason?.isEmpty == true ? nil : closeReason
+        let refusedLocale =
+            if let refusal { refusal.code == .speechUnsupportedLocale } else if let closeReason {
+                closeReason.hasPrefix("\(ParleyError.Code.speechUnsupportedLocale.rawValue):")
+            } else {
+                closeCode == .unacceptableData  // 1003 without a reason: the code Parley closes with for it
+            }
+        if refusedLocale {
+            let why = refusal?.message ?? closeReason ?? "closed with 1003"
+            return ParleyError(
+                .speechUnsupportedLocale, "the speech server does not recognise \(locale): \(why)",
+                underlying: refusal)
+        }
+        if let refusal {
+            return ParleyError(
+                .speechRecognitionFailed, "the speech server refused: \(refusal.code): \(refusal.message)",
+                underlying: refusal)
+        }
+        if let closeReason {
+            return ParleyError(.speechRecognitionFailed, "the speech server refused: \(closeReason)")
+        }
+        return ParleyError(.speechRecognitionFailed, "the recognition socket closed without a result")
     }
 
     /// `GET /tts/voices`: `{"voices":[{"name","culture","default"}]}`, the server's default voice first.
