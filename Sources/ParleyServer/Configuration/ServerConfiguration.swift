@@ -66,8 +66,8 @@ public struct ServerConfiguration: Sendable {
     /// and closed. `nil` (the default) derives it from the process's file-descriptor limit, which the server
     /// raises to its hard maximum at start, keeping 128 descriptors for files and the database.
     public var maxConnections: Int?
-    /// How long a new connection (or a kept-alive one between requests) may take to send a complete request
-    /// head; a slower one is closed. Default 10 seconds.
+    /// How long a new connection may take to send its first complete request head; a slower one is closed. After
+    /// the first head, ``idleTimeout`` watches the connection (between requests and mid-body). Default 10 seconds.
     public var headerTimeout: Duration = .seconds(10)
     /// How long an HTTP connection may stay silent while a request body is read or between requests; a silent one
     /// is closed. Default 60 seconds.
