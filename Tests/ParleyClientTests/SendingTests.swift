@@ -205,4 +205,35 @@ struct SendingTests {
             }
         }
     }
+
+    @Test func theShareMenuChangesAtRunTime() async throws {
+        try await withRecordedChat { client, events, bot, _ in
+            var events = events
+            #expect(await client.shareMenuItems() == ShareMenuConfiguration(), "as configured: every item")
+            let pdf = Data("%PDF-1.7\n".utf8) + Data((0..<2039).map { UInt8($0 % 251) })  // 2 KiB
+            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            let narrow = ShareMenuConfiguration(
+                items: [.photoAndVideoLibrary],
+                customItems: [ShareMenuCustomItem(types: ["com.adobe.pdf"], maxSizeKiB: 1)])
+            await client.setShareMenuItems(narrow.items, customItems: narrow.customItems)
+            #expect(await client.shareMenuItems() == narrow)
+            #expect(await client.configuration.shareMenuConfiguration == narrow, "a screen reading the flags sees it")
+            await expectFailure(.attachmentTypeNotAllowed, "a text file the new menu does not offer") {
+                try await client.sendAttachment(Data("hi".utf8), fileName: "a.txt", mimeType: "text/plain")
+            }
+            await expectFailure(.attachmentTooLarge, "a 2 KiB PDF over the new item's 1 KiB") {
+                try await client.sendAttachment(pdf, fileName: "big.pdf", mimeType: "application/pdf")
+            }
+            try await client.sendAttachment(png, fileName: "dot.png", mimeType: "image/png")
+            try await events.expectReply("got attachment")
+
+            await client.setShareMenuItems(ShareMenuConfiguration(items: [.files]))
+            #expect(await client.shareMenuItems().items == [.files])
+            try await client.sendAttachment(pdf, fileName: "big.pdf", mimeType: "application/pdf")
+            try await events.expectReply("got attachment")
+            #expect(
+                await bot.requests.compactMap { $0["messagePayload"]?["attachment"]?["title"]?.stringValue }
+                    == ["dot.png", "big.pdf"], "only what the menu allowed at the time reached the skill")
+        }
+    }
 }

@@ -129,6 +129,34 @@ struct UploadTests {
         }
     }
 
+    @Test func aLargeUploadReportsProgressBetweenStartAndEnd() async throws {
+        try await InProcessServer.run(channels: [ChannelConfiguration(id: "echo", skill: .echo)]) { server in
+            let client = ChatClient(configuration: .init(url: server.url, channelId: "echo", userId: "pia"))
+            var events = EventReader(await client.events())
+            try await client.initialize()
+            let file = Data("%PDF-1.7\n".utf8) + Data(count: 8 << 20)  // 8 MiB
+            let sent = try #require(
+                try await client.sendAttachment(file, fileName: "big.pdf", mimeType: "application/pdf"))
+            var fractions: [Double] = []
+            let attachment = try await Self.upload(&events, "the upload") { upload -> ParleyCore.Attachment? in
+                switch upload.state {
+                case .uploading(let fraction):
+                    fractions.append(fraction)
+                    return nil
+                case .uploaded(let attachment): return attachment
+                default: return nil
+                }
+            }
+            #expect(sent.payload == .attachment(attachment))
+            #expect(fractions.first == 0, "the try starts at 0")
+            #expect(fractions == fractions.sorted(), "progress only grows")
+            #expect(fractions.allSatisfy { $0 >= 0 && $0 <= 1 })
+            let between = fractions.filter { $0 > 0 && $0 < 1 }
+            #expect(between.count >= 2, "progress while the bytes go: \(fractions)")
+            await client.destroy()
+        }
+    }
+
     @Test func brokenKeptUploadsAreDroppedNotResumed() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-uploads-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -188,6 +188,38 @@ struct ChatV2MachineTests {
         #expect(try idle.handle(.sessionRenewed).isEmpty)
     }
 
+    @Test func aRefreshFromAPositionAsksFromThereAndKeepsTheAnswer() throws {
+        var machine = try Self.started()
+        _ = try machine.handle(.received(Self.answer([Self.event(2), Self.event(3)])))
+        let back = try machine.handle(.refreshFrom(position: 2))
+        #expect(
+            Self.published(back) == [
+                ["operation": "requestNotifications", "transcriptPosition": 2, "secureKey": "KEY1"]
+            ])
+        #expect(machine.refreshingFrom == 2)
+        #expect(machine.lastRefreshAnswer == nil)
+        // The answer from 2 on: 2 and 3 are repeats, only 4 is new; the answer is kept whole, in order.
+        let answer = try machine.handle(.received(Self.answer([Self.event(4), Self.event(2), Self.event(3)])))
+        #expect(Self.texts(answer) == ["line 4"])
+        #expect(machine.lastRefreshAnswer?.map(\.index) == [2, 3, 4])
+        #expect(machine.refreshingFrom == nil)
+        // 0 (or less) asks for the whole transcript, from 1.
+        #expect(
+            Self.published(try machine.handle(.refreshFrom(position: 0))) == [
+                ["operation": "requestNotifications", "transcriptPosition": 1, "secureKey": "KEY1"]
+            ])
+        // No answer in time: nothing kept.
+        _ = try machine.handle(.refreshTimedOut)
+        #expect(machine.lastRefreshAnswer == nil)
+        // Beyond the first index not shown: the events before the position are given up.
+        _ = try machine.handle(.refreshFrom(position: 7))
+        #expect(Self.texts(try machine.handle(.received(Self.answer([Self.event(7)])))) == ["line 7"])
+        #expect(machine.highWater == 7)
+        #expect(machine.transcript.map(\.index) == [1, 2, 3, 4, 7])
+        var idle = ChatV2Machine()
+        #expect(throws: ParleyError.self) { try idle.handle(.refreshFrom(position: 1)) }
+    }
+
     @Test func typingNoticesAndUnknownEvents() throws {
         var machine = try Self.started()
         let actions = try machine.handle(

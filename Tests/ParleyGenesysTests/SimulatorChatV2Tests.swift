@@ -147,6 +147,54 @@ struct SimulatorChatV2Tests: ChatEventReading {
         }
     }
 
+    @Test func refreshFromAPositionReturnsGMSsTranscriptFromThereWithoutRepeats() async throws {
+        try await Self.withChat { server, chat in
+            var events = await chat.events().makeAsyncIterator()
+            var seen: [ChatEvent] = []
+            do {
+                _ = try await chat.refresh(from: 1)
+                Issue.record("refreshed before the start")
+            } catch let error as ParleyError {
+                #expect(error.code == .gmsChatNotActive)
+            }
+            try await chat.start()
+            _ = await Self.read(&events, into: &seen) { Self.text($0) == "Kristi Sippola has joined the session" }
+            try await chat.send(text: "hello")
+            _ = await Self.read(&events, into: &seen) { Self.text($0) == "You said: hello" }
+            #expect(await chat.transcriptPosition == 6)
+
+            // GMS's transcript from 3 on: the customer's line, the agent typing, the agent's answer.
+            let tail = try await chat.refresh(from: 3)
+            #expect(tail.map(\.index) == [3, 4, 5, 6])
+            #expect(tail.map(\.type) == [.message, .typingStarted, .typingStopped, .message])
+            #expect(tail.map(\.text) == ["hello", nil, nil, "You said: hello"])
+            #expect(tail.map(\.from.type) == [.client, .agent, .agent, .agent])
+            // From the start (0 asks for all of it): the transcript the session showed, event for event.
+            let whole = try await chat.refresh(from: 0)
+            #expect(whole.map(\.index) == Array(1...6))
+            #expect(whole == (await chat.transcript))
+            // The default asks from the first index not shown: nothing new.
+            #expect(try await chat.refresh().isEmpty)
+            #expect(await chat.transcriptPosition == 6)
+
+            // Nothing was reported twice: the next exchange follows the first without repeats.
+            try await chat.send(text: "again")
+            _ = await Self.read(&events, into: &seen) { Self.text($0) == "You said: again" }
+            let received = Self.received(seen)
+            #expect(Set(received.map(\.id)).count == received.count)
+            #expect(
+                received.map { $0.payload.text ?? "typing" } == [
+                    "Kristi Sippola has joined the session", "typing", "typing", "You said: hello",
+                    "typing", "typing", "You said: again",
+                ])
+            #expect(await chat.transcript.map(\.index) == Array(1...10))
+            let chatID = try #require(await chat.chatID)
+            let state = try await Self.state(server, chatID)
+            #expect(state["messages"]?.arrayValue?.count == 10, "the desk's transcript is the session's")
+            try await chat.disconnect()
+        }
+    }
+
     @Test func aRefusedRequestChatIsACodedError() async throws {
         try await Self.withChat(nickname: nil) { _, chat in
             do {

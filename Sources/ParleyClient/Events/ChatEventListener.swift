@@ -10,13 +10,16 @@ public protocol ChatEventListener: AnyObject, Sendable {
     func onStatusChange(connectionStatus: ConnectionStatus) async
     /// A message arrived from the skill or an agent.
     func onReceiveMessage(message: ChatMessage) async
-    /// A file was uploaded.
+    /// A file was uploaded. Oracle passes a `BotsAttachmentMessage`; Parley passes its payload, the attachment the
+    /// server stored (type, the server's URL, the file name as title). The message follows as
+    /// ``ChatEvent/messageSent(_:)``.
     func onUploadAttachment(attachment: Attachment) async
     /// The client was initialized.
     func onInitialize() async
     /// The client was destroyed.
     func onDestroy() async
-    /// The chat language changed; `nil` means the skill detects it.
+    /// The chat language changed; `nil` means the skill detects it. Oracle passes a `SupportedLanguage`; Parley
+    /// passes its tag (``SupportedLanguage/lang``, as matched in `multiLangChat.supportedLanguages`).
     func onChatLanguageChange(newLanguage: String?) async
     /// The user is ending the conversation (``ChatClient/endChat()``): clean up, then say whether it worked;
     /// ``EndConversationStatus/error`` keeps the conversation going.

@@ -35,6 +35,10 @@ public struct ChatV2Machine: Sendable {
         case perform(ChatV2Request)
         /// The app asks for the transcript from the first index not shown.
         case refresh
+        /// The app asks for the transcript from `position` on (inclusive; 1 or less: all of it), as GMS's
+        /// `requestNotifications` does. Events already shown stay dropped as repeats; a position beyond the first
+        /// index not shown gives up the events before it.
+        case refreshFrom(position: Int)
         /// The app leaves the chat.
         case disconnect
         /// Data arrived on the chat's channel.
@@ -83,6 +87,9 @@ public struct ChatV2Machine: Sendable {
     public private(set) var transcript: [ChatV2Event] = []
     /// The index a `requestNotifications` asked from, while its answer is awaited.
     public private(set) var refreshingFrom: Int?
+    /// The events of the latest answer to `requestNotifications`, repeats included, in index order: the transcript
+    /// from the position asked, as GMS has it. `nil` while the answer is awaited, and when none came in time.
+    public private(set) var lastRefreshAnswer: [ChatV2Event]?
     /// Messages sent and not yet seen in the transcript.
     public private(set) var pendingSends: [ChatMessage] = []
 
@@ -115,6 +122,9 @@ public struct ChatV2Machine: Sendable {
         case .refresh:
             _ = try activeKey()
             return requestNotifications()
+        case .refreshFrom(let position):
+            _ = try activeKey()
+            return requestNotifications(from: min(max(position, 1), ChatV2Event.maximumIndex))
         case .disconnect:
             return [.publish(ChatV2Request(.disconnect).stamped(secureKey: try activeKey()))]
         case .received(let data):
@@ -173,7 +183,9 @@ public struct ChatV2Machine: Sendable {
         if let user = response.userID { userID = user }
         if let chat = response.chatID { chatID = chat }
         if let alias = response.alias { self.alias = alias }
-        actions += accept(response.messages, answering: isRefreshAnswer(response))
+        let answering = isRefreshAnswer(response)
+        if answering { lastRefreshAnswer = response.messages.sorted { $0.index < $1.index } }
+        actions += accept(response.messages, answering: answering)
         if response.chatEnded { actions += end() }
         return actions
     }
@@ -211,10 +223,12 @@ public struct ChatV2Machine: Sendable {
         return actions
     }
 
-    private mutating func requestNotifications() -> [Action] {
+    private mutating func requestNotifications(from position: Int? = nil) -> [Action] {
         guard let secureKey else { return [] }
-        refreshingFrom = nextPosition
-        let request = ChatV2Request(.requestNotifications, ["transcriptPosition": .number(Double(nextPosition))])
+        let position = position ?? nextPosition
+        refreshingFrom = position
+        lastRefreshAnswer = nil
+        let request = ChatV2Request(.requestNotifications, ["transcriptPosition": .number(Double(position))])
         return [.publish(request.stamped(secureKey: secureKey))]
     }
 
@@ -240,6 +254,7 @@ public struct ChatV2Machine: Sendable {
         waiting.removeAll()
         transcript.removeAll()
         refreshingFrom = nil
+        lastRefreshAnswer = nil
         pendingSends.removeAll()
     }
 

@@ -126,6 +126,8 @@ public actor ChatV2Session {
     private var endWaiters: [CheckedContinuation<Void, Never>] = []
     private var handshakes = 0
     private var refreshTimer: Task<Void, Never>?
+    /// Callers of ``refresh(from:)`` waiting for the answer to `requestNotifications`.
+    private var refreshWaiters: [CheckedContinuation<Void, Never>] = []
     /// The connection status last reported.
     public private(set) var status: ConnectionStatus = .disconnected
 
@@ -237,10 +239,40 @@ public actor ChatV2Session {
         try await perform(.customNotice, ["message": .string(message)])
     }
 
-    /// Asks GMS for the transcript from the first index not shown (`requestNotifications`); repeats are dropped.
-    public func refresh() async throws(ParleyError) {
+    /// Asks GMS for the transcript from the first index not shown (``refresh(from:)`` from
+    /// ``transcriptPosition`` + 1) and waits for the answer; what it brings is reported as pushed events are.
+    /// - Returns: The events GMS had beyond what was shown (usually none: pushed events arrive by themselves).
+    /// - Throws: As ``refresh(from:)``.
+    @discardableResult
+    public func refresh() async throws(ParleyError) -> [ChatV2Event] {
+        try await refresh(from: machine.nextPosition)
+    }
+
+    /// Asks GMS for the transcript from `position` on (`requestNotifications` with `transcriptPosition`, inclusive:
+    /// GMS's transcript refresh) and waits for its answer, at most ``Configuration/responseTimeout``.
+    ///
+    /// Events in the answer that were not shown yet are reported (``ChatEvent/messageReceived(_:)`` and the rest) as
+    /// pushed events are; those already shown are not reported again. A `position` beyond the first index not shown
+    /// gives up the events before it, for an app that has them from elsewhere.
+    /// - Parameter position: The first index wanted; 1 (or less) for the whole transcript.
+    /// - Returns: GMS's transcript from `position` on, shown before or not, in index order.
+    /// - Throws: ``ParleyError/Code/gmsChatNotActive`` before ``start()``, after the end, or when the chat ended
+    ///   before the answer; ``ParleyError/Code/bayeuxNotConnected`` in the background;
+    ///   ``ParleyError/Code/gmsNoAnswer`` when GMS did not answer in time.
+    @discardableResult
+    public func refresh(from position: Int) async throws(ParleyError) -> [ChatV2Event] {
         try checkConnected()
-        try await apply(.refresh)
+        try await apply(.refreshFrom(position: position))
+        if machine.refreshingFrom != nil, isActive {
+            await withCheckedContinuation { refreshWaiters.append($0) }
+        }
+        guard let answer = machine.lastRefreshAnswer else {
+            guard isActive else {
+                throw ParleyError(.gmsChatNotActive, "the chat ended before GMS answered the refresh")
+            }
+            throw ParleyError(.gmsNoAnswer, "GMS did not answer requestNotifications from \(position)")
+        }
+        return answer.filter { $0.index >= position }
     }
 
     /// Leaves the chat (`disconnect`), waits for GMS to say the chat ended (at most
@@ -290,7 +322,16 @@ public actor ChatV2Session {
     // MARK: Machine
 
     private func apply(_ event: ChatV2Machine.Event) async throws(ParleyError) {
+        defer { releaseRefreshWaiters() }
         try await perform(try machine.handle(event))
+    }
+
+    /// Wakes the callers of ``refresh(from:)`` once no answer is awaited any more (or the chat is over).
+    private func releaseRefreshWaiters() {
+        guard !refreshWaiters.isEmpty, machine.refreshingFrom == nil || !isActive else { return }
+        let waiters = refreshWaiters
+        refreshWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
     }
 
     /// ``apply(_:)`` where no caller waits: a refusal is reported as an event.
