@@ -18,13 +18,28 @@ enum SocketBenchmarks {
         let iterations = quick ? 1 : 3
         let latency = measuring(.p50, .p99, iterations: iterations, warmup: 0)
 
-        // 2. Client send → server → echo skill → client event, one message at a time.
+        // 2. One message at a time through the server and back, timed by the same client as the raw echo's round
+        // trip (`LoadClient`: write the seed's user message, read the echo skill's reply), so that the ratio is the
+        // server's alone: the frame decoded and checked, the input stored as pending, the skill's turn, the reply
+        // and the input's mark stored, the reply encoded and written.
         Benchmark("roundtrip", configuration: latency) { benchmark in
+            let samples = try await Target.parley.run { url in
+                try await LoadClient.exchange(
+                    url: url("bench"), user: "bench", count: warmUp + roundTrips, target: .parley)
+            }.dropFirst(warmUp).sorted()
+            benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
+            benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+        }
+        // The whole SDK round trip: `ChatClient.send(text:)` → server → echo skill → the client's `messageReceived`
+        // event, with the client's outbox, the acknowledgement (a second frame each way), the transcript and the
+        // event stream.
+        Benchmark("roundtrip (ChatClient)", configuration: latency) { benchmark in
             let samples = try await parleyRoundTrips(roundTrips)
             benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
             benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
         }
-        // The same with nothing stored (`InMemoryConversationStore`): what Parley's own work costs, storage aside.
+        // The ChatClient round trip with nothing stored (`InMemoryConversationStore`): what Parley's own work costs,
+        // storage aside.
         Benchmark("roundtrip (in-memory store)", configuration: latency) { benchmark in
             let samples = try await parleyRoundTrips(roundTrips, store: InMemoryConversationStore())
             benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
