@@ -27,14 +27,18 @@ public struct PostgresAttachmentStore: AttachmentStore {
     /// The sum of the sizes of the user's attachments on the channel.
     public func usage(channelId: String, userId: String) async throws -> Int {
         try await Self.mappingErrors {
-            let rows = try await store.run(
-                """
-                SELECT coalesce(sum(size), 0)::bigint FROM parley_attachments
-                WHERE channel_id = \(channelId) AND user_id = \(userId)
-                """)
+            let rows = try await store.run(Self.usageQuery(channelId: channelId, userId: userId))
             for try await used in rows.decode(Int.self) { return used }
             return 0
         }
+    }
+
+    /// The sum of the sizes of the user's attachments on the channel, as one row.
+    private static func usageQuery(channelId: String, userId: String) -> PostgresQuery {
+        """
+        SELECT coalesce(sum(size), 0)::bigint FROM parley_attachments
+        WHERE channel_id = \(channelId) AND user_id = \(userId)
+        """
     }
 
     /// Why a store rolled back: the file does not fit the quota.
@@ -53,10 +57,7 @@ public struct PostgresAttachmentStore: AttachmentStore {
                     """, logger: logger)
                 var used = 0
                 for try await sum in try await connection.query(
-                    """
-                    SELECT coalesce(sum(size), 0)::bigint FROM parley_attachments
-                    WHERE channel_id = \(record.channelId) AND user_id = \(userId)
-                    """, logger: logger
+                    Self.usageQuery(channelId: record.channelId, userId: userId), logger: logger
                 ).decode(Int.self) {
                     used = sum
                 }

@@ -169,24 +169,19 @@ actor AttachmentFolder: AttachmentStore {
 
     /// Reads chunk `index` (256 KiB) of the file, opened for this read alone.
     nonisolated func chunk(_ index: Int, of id: String, record: AttachmentRecord) async throws -> ByteBuffer? {
-        let handle = try await FileSystem.shared.openFile(
-            forReadingAt: folder.appending(id).appending(record.fileName), options: OpenOptions.Read())
-        let chunk: ByteBuffer
-        do {
-            chunk = try await handle.readChunk(
+        let chunk = try await withReadHandle(at: folder.appending(id).appending(record.fileName)) { handle in
+            try await handle.readChunk(
                 fromAbsoluteOffset: Int64(index) * Self.chunkSize, length: .bytes(Self.chunkSize))
-        } catch {
-            try? await handle.close()
-            throw error
         }
-        try await handle.close()
         return chunk.readableBytes > 0 ? chunk : nil
     }
 
     /// The type to serve a file stored before sniffing with: its own bytes decide; the type its uploader declared
     /// is kept only when the bytes agree and it is an inline type, otherwise the file is a plain download.
     private static func legacyType(of path: FilePath, declared: String) async throws -> String {
-        let head = try await StagedUpload(path: path).firstBytes(MediaSniffer.headLength)
+        let head = try await withReadHandle(at: path) { handle in
+            try await handle.readChunk(fromAbsoluteOffset: 0, length: .bytes(Int64(MediaSniffer.headLength)))
+        }
         let sniffed = MediaSniffer.sniff(head.readableBytesView, complete: head.readableBytes < MediaSniffer.headLength)
         if AttachmentRoutes.isInline(sniffed) { return sniffed }
         let refined = MediaSniffer.refine(sniffed, declared: declared, fileName: "")

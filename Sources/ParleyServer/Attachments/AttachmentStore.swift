@@ -79,28 +79,32 @@ public struct StagedUpload: Sendable {
     /// Hands the file's bytes to `body` in order, in chunks of `chunkSize` bytes (the last one shorter), read on
     /// swift-nio's file-system threads.
     public func read(chunkSize: Int = defaultChunkSize, into body: (ByteBuffer) async throws -> Void) async throws {
-        let handle = try await FileSystem.shared.openFile(forReadingAt: path, options: OpenOptions.Read())
-        do {
+        try await withReadHandle(at: path) { handle in
             var offset: Int64 = 0
             while true {
                 let chunk = try await handle.readChunk(fromAbsoluteOffset: offset, length: .bytes(Int64(chunkSize)))
-                if chunk.readableBytes == 0 { break }
+                if chunk.readableBytes == 0 { return }
                 offset += Int64(chunk.readableBytes)
                 try await body(chunk)
             }
-        } catch {
-            try? await handle.close()
-            throw error
         }
-        try await handle.close()
     }
+}
 
-    /// The file's first `count` bytes (fewer when it is shorter).
-    func firstBytes(_ count: Int) async throws -> ByteBuffer {
-        var head = ByteBuffer()
-        try await read(chunkSize: count) { chunk in
-            if head.readableBytes == 0 { head = chunk }
-        }
-        return head
+/// Runs `body` with the file at `path` open for reading, and closes it, also when `body` throws. Unlike swift-nio's
+/// `withFileHandle(forReadingAt:)`, whose closure is sent to another isolation, `body` runs in the caller's, so it
+/// may use what the caller has (a writer, a database connection, a callback).
+func withReadHandle<Result>(at path: FilePath, _ body: (ReadFileHandle) async throws -> Result) async throws
+    -> Result
+{
+    let handle = try await FileSystem.shared.openFile(forReadingAt: path, options: OpenOptions.Read())
+    let result: Result
+    do {
+        result = try await body(handle)
+    } catch {
+        try? await handle.close()
+        throw error
     }
+    try await handle.close()
+    return result
 }
