@@ -90,14 +90,31 @@ struct HostileSocketTests {
     /// and the connection is closed two seconds later, `SocketOutbox`), so the server's count of the coded closes
     /// it sent (`parley_errors_total{code="socket.tooSlow"}`) tells which way the socket was closed.
     @Test func aSocketThatNeverReadsStallsNobody() async throws {
+        // A write timeout far beyond the wait: the buffer limit, not the write timeout, must close the stuck socket.
+        let tooSlow = try await Self.tooSlowClosesPastAStuckSocket(bufferLimit: 256 << 10, writeTimeout: .seconds(60))
+        // As too slow, once: the stuck socket, not the one that read every reply.
+        #expect(tooSlow == 1)
+    }
+
+    /// A socket whose one write never finishes is closed after the write timeout, even when its buffer limit is
+    /// far off; there is no close frame to send then (nothing gets through), so no `socket.tooSlow` is counted.
+    @Test func aWriteThatNeverFinishesClosesTheSocketAfterTheWriteTimeout() async throws {
+        // A buffer limit above the 8 MB of replies: never reached.
+        let tooSlow = try await Self.tooSlowClosesPastAStuckSocket(bufferLimit: 64 << 20, writeTimeout: .seconds(1))
+        #expect(tooSlow == nil)
+    }
+
+    /// `ann` chats past a socket of hers that reads nothing (``chatPastAStuckSocket(_:)``), on a server with these
+    /// outbox limits; checks that the server closed the stuck connection, and returns how many `socket.tooSlow`
+    /// closes it counted (nil for none).
+    static func tooSlowClosesPastAStuckSocket(bufferLimit: Int, writeTimeout: Duration) async throws -> Double? {
         let registry = PrometheusCollectorRegistry()
-        try await withServer(
+        return try await withServer(
             channels: [Self.echo],
             configure: {
                 $0.maxFrameSize = 128 << 10
-                $0.socketBufferLimit = 256 << 10
-                // Far beyond the wait below: the buffer limit, not the write timeout, must close the stuck socket.
-                $0.socketWriteTimeout = .seconds(60)
+                $0.socketBufferLimit = bufferLimit
+                $0.socketWriteTimeout = writeTimeout
                 $0.metricsFactory = PrometheusMetricsFactory(registry: registry)
             }
         ) { server in
@@ -105,30 +122,8 @@ struct HostileSocketTests {
             try await Self.chatPastAStuckSocket(server)
             // The server closed the stuck connection (it reads nothing; the server gives up on it).
             #expect(try await stuck.waitForClose(within: .seconds(20)))
-            // As too slow, once: the stuck socket, not the one that read every reply.
-            let errors = Samples(registry.emitToString())
-            #expect(errors.value(ServerMetrics.errors, ["code": "socket.tooSlow", "via": "socket"]) == 1)
-        }
-    }
-
-    /// A socket whose one write never finishes is closed after the write timeout, even when its buffer limit is
-    /// far off; there is no close frame to send then (nothing gets through), so no `socket.tooSlow` is counted.
-    @Test func aWriteThatNeverFinishesClosesTheSocketAfterTheWriteTimeout() async throws {
-        let registry = PrometheusCollectorRegistry()
-        try await withServer(
-            channels: [Self.echo],
-            configure: {
-                $0.maxFrameSize = 128 << 10
-                $0.socketBufferLimit = 64 << 20  // more than the 8 MB of replies below: never reached
-                $0.socketWriteTimeout = .seconds(1)
-                $0.metricsFactory = PrometheusMetricsFactory(registry: registry)
-            }
-        ) { server in
-            let stuck = try await Self.stuckSocket(port: server.port)
-            try await Self.chatPastAStuckSocket(server)
-            #expect(try await stuck.waitForClose(within: .seconds(20)))
-            let errors = Samples(registry.emitToString())
-            #expect(errors.value(ServerMetrics.errors, ["code": "socket.tooSlow", "via": "socket"]) == nil)
+            return Samples(registry.emitToString()).value(
+                ServerMetrics.errors, ["code": "socket.tooSlow", "via": "socket"])
         }
     }
 

@@ -23,43 +23,32 @@ enum SocketBenchmarks {
         // server's alone: the frame decoded and checked, the input stored as pending, the skill's turn, the reply
         // and the input's mark stored, the reply encoded and written.
         Benchmark("roundtrip", configuration: latency) { benchmark in
-            let samples = try await Target.parley.run { url in
-                try await LoadClient.exchange(
-                    url: url("bench"), user: "bench", count: warmUp + roundTrips, target: .parley)
-            }.dropFirst(warmUp).sorted()
-            benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
-            benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+            let samples = try await sameClientRoundTrips(.parley)
+            recordLatency(samples, in: benchmark)
         }
         // The whole SDK round trip: `ChatClient.send(text:)` → server → echo skill → the client's `messageReceived`
         // event, with the client's outbox, the acknowledgement (a second frame each way), the transcript and the
         // event stream.
         Benchmark("roundtrip (ChatClient)", configuration: latency) { benchmark in
             let samples = try await parleyRoundTrips(roundTrips)
-            benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
-            benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+            recordLatency(samples, in: benchmark)
         }
         // The ChatClient round trip with nothing stored (`InMemoryConversationStore`): what Parley's own work costs,
         // storage aside.
         Benchmark("roundtrip (in-memory store)", configuration: latency) { benchmark in
             let samples = try await parleyRoundTrips(roundTrips, store: InMemoryConversationStore())
-            benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
-            benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+            recordLatency(samples, in: benchmark)
         }
         // `parley demo`'s pizza skill answering "bye" (one message, from its scripted flow): the cost of a skill.
         Benchmark("roundtrip (pizza skill)", configuration: latency) { benchmark in
             let samples = try await parleyRoundTrips(
                 roundTrips, channel: ChannelConfiguration(id: "pizza", skill: .demo), text: { _ in "bye" },
                 isReply: { _, reply in reply.hasPrefix("Goodbye") })
-            benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
-            benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+            recordLatency(samples, in: benchmark)
         }
         Benchmark("roundtrip (raw WebSocket echo)", configuration: latency) { benchmark in
-            let samples = try await Target.rawEcho.run { url in
-                try await LoadClient.exchange(
-                    url: url("bench"), user: "bench", count: warmUp + roundTrips, target: .rawEcho)
-            }.dropFirst(warmUp).sorted()
-            benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
-            benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+            let samples = try await sameClientRoundTrips(.rawEcho)
+            recordLatency(samples, in: benchmark)
         }
 
         // 3. 1,000 clients at once, each sending its messages one after another.
@@ -84,6 +73,19 @@ enum SocketBenchmarks {
                 benchmark.measurement(.bytes, perConnection)
             }
         }
+    }
+
+    /// The round trips of one `LoadClient` through `target` (in this process), after ``warmUp``, sorted.
+    static func sameClientRoundTrips(_ target: Target) async throws -> [Duration] {
+        try await target.run { url in
+            try await LoadClient.exchange(url: url("bench"), user: "bench", count: warmUp + roundTrips, target: target)
+        }.dropFirst(warmUp).sorted()
+    }
+
+    /// Records the median and the 99th percentile of sorted `samples`.
+    static func recordLatency(_ samples: [Duration], in benchmark: Benchmark) {
+        benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
+        benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
     }
 
     /// The round trips of one `ChatClient` through a Parley server, sorted: by default the echo skill, each reply
