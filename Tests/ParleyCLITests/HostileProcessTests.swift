@@ -105,6 +105,20 @@ struct HostileProcessTests {
         #expect(!run.output.contains("eyJ"), "no token printed")
     }
 
+    /// `parley serve --user-storage-quota` takes a positive whole number of bytes; anything else ends the command
+    /// before it serves, naming the option.
+    @Test(arguments: ["0", "-5", "1e300", "99999999999999999999999", "2.5", "lots"])
+    func parleyServeRefusesAStorageQuotaThatIsNotAPositiveNumberOfBytes(_ quota: String) throws {
+        let data = temporaryDataFolder("hostile-quota")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let run = try DecodeCommandTests().parley([
+            "serve", "--port", "0", "--data", data.path, "--user-storage-quota=\(quota)",
+        ])
+        #expect(run.status != 0, "--user-storage-quota \(quota) served: \(run.output)")
+        #expect(run.output.contains("user-storage-quota"), "\(run.output)")
+        #expect(!run.output.contains("listening"), "\(run.output)")
+    }
+
     // MARK: Descriptor exhaustion
 
     static let hasProcFS = FileManager.default.fileExists(atPath: "/proc/self/stat")
