@@ -41,8 +41,11 @@ enum Target: String, Sendable {
     /// The load benchmark needs this: ordo-one/benchmark runs an async benchmark by blocking the calling thread,
     /// one of the cooperative pool's threads, until the benchmark ends; on a 2-core machine an in-process server
     /// would get one pool thread instead of two.
+    ///
+    /// `body` also gets the server process's CPU time used so far (``cpuTime(of:)``).
     func runInOwnProcess<Result: Sendable>(
-        _ body: (_ url: @escaping @Sendable (String) -> String) async throws -> Result
+        _ body: (_ url: @escaping @Sendable (String) -> String, _ cpu: @escaping @Sendable () -> Duration?)
+            async throws -> Result
     ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -72,7 +75,8 @@ enum Target: String, Sendable {
         let result: Swift.Result<Result, any Error>
         do {
             let port = try await Self.port(printedBy: process, in: printed)
-            result = .success(try await body(url(port: port)))
+            let pid = process.processIdentifier
+            result = .success(try await body(url(port: port), { cpuTime(of: pid) }))
         } catch {
             result = .failure(error)
         }
@@ -187,19 +191,26 @@ func concurrently<Value: Sendable>(
     }
 }
 
-/// Lets `count` clients start together; remembers when they did.
+/// Lets `count` clients start together; remembers when they did (and, given a `cpu` reading, the server's CPU
+/// time then).
 actor Gate {
     private let count: Int
+    private let cpu: @Sendable () -> Duration?
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private(set) var opened: ContinuousClock.Instant?
+    private(set) var openedCPU: Duration?
 
-    init(count: Int) { self.count = count }
+    init(count: Int, cpu: @escaping @Sendable () -> Duration? = { nil }) {
+        self.count = count
+        self.cpu = cpu
+    }
 
     func arrive() async {
         await withCheckedContinuation { continuation in
             waiting.append(continuation)
             guard waiting.count == count else { return }
             opened = .now
+            openedCPU = cpu()
             for waiter in waiting { waiter.resume() }
             waiting = []
         }

@@ -55,10 +55,11 @@ enum SocketBenchmarks {
         for target in [Target.parley, .rawEcho] {
             let name = target == .parley ? "server" : "server (raw WebSocket echo)"
             Benchmark(
-                name, configuration: measuring(.messagesPerSecond, .p50, .p99, iterations: iterations, warmup: 0)
+                name, configuration: measuring(.messagesPerSecond, .p50, .p99, .cpuPerMessage, iterations: iterations, warmup: 0)
             ) { benchmark in
-                let (count, duration, samples) = try await load(target)
+                let (count, duration, samples, cpu) = try await load(target)
                 benchmark.measurement(.messagesPerSecond, rate(count, in: duration))
+                if let cpu { benchmark.measurement(.cpuPerMessage, Int(cpu.seconds * 1e9) / max(count, 1)) }
                 benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
                 benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
             }
@@ -122,20 +123,21 @@ enum SocketBenchmarks {
         }
     }
 
-    /// Runs ``loadClients`` clients against `target`; returns the messages answered, the time it took and every
-    /// round trip, sorted.
-    static func load(_ target: Target) async throws -> (Int, Duration, [Duration]) {
-        try await target.runInOwnProcess { url in
+    /// Runs ``loadClients`` clients against `target`; returns the messages answered, the time it took, every
+    /// round trip, sorted, and the server's CPU time over that time (nil when it could not be read).
+    static func load(_ target: Target) async throws -> (Int, Duration, [Duration], Duration?) {
+        try await target.runInOwnProcess { url, cpu in
             let perClient = messagesPerLoadClient
-            let gate = Gate(count: loadClients)
+            let gate = Gate(count: loadClients, cpu: cpu)
             let results = try await concurrently(loadClients, width: loadClients) { index in
                 try await LoadClient.exchange(
                     url: url("load-\(index)"), user: "load-\(index)", count: perClient, target: target, gate: gate)
             }
             guard let start = await gate.opened else { throw BenchmarkFailure("the clients never started") }
             let duration = start.duration(to: .now)
+            let used = await gate.openedCPU.flatMap { before in cpu().map { $0 - before } }
             let samples = results.flatMap { $0 }.sorted()
-            return (samples.count, duration, samples)
+            return (samples.count, duration, samples, used)
         }
     }
 }

@@ -26,6 +26,8 @@ extension BenchmarkMetric {
     static let duration = BenchmarkMetric.custom("us", useScalingFactor: false)
     /// Bytes, for a memory figure that whole KiB would round too coarsely (a ratio of 30 to 28 KiB moves by 4 % per KiB).
     static let bytes = BenchmarkMetric.custom("bytes", useScalingFactor: false)
+    /// A server process's CPU time (user and system) per message, in nanoseconds.
+    static let cpuPerMessage = BenchmarkMetric.custom("cpu_ns", useScalingFactor: false)
 }
 
 /// Events per second, rounded.
@@ -58,6 +60,18 @@ func residentKiB() -> Int {
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
     return 0
+}
+
+/// The CPU time (user and system) process `pid` has used so far, from /proc (Linux); nil when it cannot be read.
+func cpuTime(of pid: Int32) -> Duration? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let end = stat.lastIndex(of: ")")
+    else { return nil }
+    // After the command's closing parenthesis: state is field 3, utime and stime are fields 14 and 15.
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+    let ticks = sysconf(Int32(_SC_CLK_TCK))
+    return .nanoseconds((user + system) * 1_000_000_000 / max(ticks, 1))
 }
 
 /// Thrown when a benchmark sees something wrong (a lost reply, a refused connection): a number measured on a

@@ -42,7 +42,7 @@ enum UploadBenchmarks {
     }
 
     static func chat(whileUploading: Bool) async throws -> Run {
-        try await Target.parley.runInOwnProcess { url in
+        try await Target.parley.runInOwnProcess { url, _ in
             let chatURL = url("bench")
             guard whileUploading else {
                 let samples = try await LoadClient.exchange(

@@ -4,17 +4,23 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOWebSocket
 
-/// What waits to be written to one socket, and the one task at a time that writes it.
+/// What waits to be written to one socket, written from the socket's event loop.
 ///
 /// Whoever sends to a socket (a reply broadcast to all of a user's sockets, a queue update to every agent) only
-/// queues the frame and goes on: no sender ever waits for a slow reader. A writing task, started when a frame is
-/// queued on an idle outbox and ended when the queue is empty, writes the frames in order: an idle socket holds no
-/// task of its own for writing (each would keep about 3 KiB, docs/performance.md, `connection.memory`).
+/// queues the frame and goes on: no sender ever waits for a slow reader. The first frame queued on an idle outbox
+/// asks the connection's event loop to write; there, every frame queued by then is written and flushed at once, so
+/// an acknowledgement and the reply ready just after it leave in one `writev`. No task and no continuation per frame
+/// (docs/performance.md, `server.throughput`), and an idle socket holds nothing for writing
+/// (`connection.memory`).
 ///
-/// A socket that falls behind by more than ``limit`` bytes, or whose single write takes longer than the write
-/// timeout, is closed: with ``CloseCode/socketTooSlow`` when the close frame can still get through,
-/// by closing the connection when it cannot. What it missed is in the store; a Parley client resumes from its
-/// cursor when it reconnects.
+/// Frames go straight into the connection's pipeline, beside Hummingbird's writer, which still writes the close
+/// frame (its handshake state must know of it): a close is handed to it after the frames before it are in the
+/// pipeline, so it follows them.
+///
+/// A socket that falls behind by more than ``limit`` bytes (queued or written but not yet taken by the kernel), or
+/// whose writes make no progress for the write timeout, is closed: with ``CloseCode/socketTooSlow`` when the close
+/// frame can still get through, by closing the connection when it cannot. What it missed is in the store; a Parley
+/// client resumes from its cursor when it reconnects.
 final class SocketOutbox: Sendable {
     private enum Item {
         case text(String, bytes: Int)
@@ -23,11 +29,18 @@ final class SocketOutbox: Sendable {
 
     private struct State {
         var items: [Item] = []
-        var head = 0
-        /// Bytes queued or being written.
+        /// Bytes queued, or written and not yet taken by the kernel.
         var bytes = 0
-        /// A writing task runs (``drain()``): it takes items until none is left.
-        var writing = false
+        /// A write is asked of the event loop (``flush()``) and has not run yet.
+        var scheduled = false
+        /// Batches written into the pipeline whose write has not completed.
+        var outstanding = 0
+        /// When the writes last made progress (the first batch written, or a batch completed).
+        var progress = NIODeadline.uptimeNanoseconds(0)
+        /// The write timeout's check, armed while batches are outstanding.
+        var timer: Scheduled<Void>?
+        /// The close frame is being written (by Hummingbird's writer).
+        var closing = false
         /// Senders waiting for room (``sendWhenRoom(_:)``).
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
         /// Waiting for the last write after ``finish()`` (``finished()``).
@@ -36,22 +49,14 @@ final class SocketOutbox: Sendable {
         var closed = false
         var finishing = false
 
-        /// Marks a writing task as started, when none runs and there is something to write.
-        mutating func startWriting() -> Bool {
-            guard !writing, !closed, head < items.count else { return false }
-            writing = true
-            return true
-        }
+        /// Whether the outbox has nothing left to write, so that a finishing outbox is done.
+        var idle: Bool { items.isEmpty && !scheduled && outstanding == 0 && !closing }
 
-        mutating func take() -> Item? {
-            guard head < items.count else { return nil }
-            let item = items[head]
-            head += 1
-            if head == items.count {
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return item
+        /// Marks a write as asked of the event loop, when none is asked yet and there is something to write.
+        mutating func schedule() -> Bool {
+            guard !scheduled, !closed, !items.isEmpty else { return false }
+            scheduled = true
+            return true
         }
     }
 
@@ -67,10 +72,11 @@ final class SocketOutbox: Sendable {
 
     /// Creates the outbox of a socket.
     /// - Parameters:
-    ///   - writer: The socket's writer.
-    ///   - connection: The socket's connection, closed when a write is stuck.
+    ///   - writer: The socket's writer, for the close frame.
+    ///   - connection: The socket's connection: frames are written into its pipeline, and it is closed when writes
+    ///     are stuck.
     ///   - limit: The most bytes queued (``ServerConfiguration/socketBufferLimit``).
-    ///   - writeTimeout: How long one write may take (``ServerConfiguration/socketWriteTimeout``).
+    ///   - writeTimeout: How long writes may make no progress (``ServerConfiguration/socketWriteTimeout``).
     ///   - metrics: Where the close frames queued are counted.
     ///   - logger: Where to log a socket closed as too slow.
     init(
@@ -98,16 +104,15 @@ final class SocketOutbox: Sendable {
                 state.items = [
                     .close(ParleyError(.socketTooSlow, "the socket fell more than \(limit) bytes behind; reconnect"))
                 ]
-                state.head = 0
                 state.bytes = 0
                 state.finishing = true
             } else {
                 state.items.append(.text(text, bytes: bytes))
                 state.bytes += bytes
             }
-            return (!overflowed, state.startWriting())
+            return (!overflowed, state.schedule())
         }
-        if start { startWriting() }
+        if start { scheduleFlush() }
         if overflowed {
             metrics.errorSent(.socketTooSlow)
             logger.info("closing a socket that fell \(limit) bytes behind")
@@ -144,17 +149,17 @@ final class SocketOutbox: Sendable {
             guard !state.closed, !state.finishing else { return (false, false) }
             state.items.append(.close(error))
             state.finishing = true
-            return (true, state.startWriting())
+            return (true, state.schedule())
         }
         if queued { metrics.errorSent(error.code) }
-        if start { startWriting() }
+        if start { scheduleFlush() }
     }
 
     /// Takes no more frames: what is queued is still written (the socket's reading side ended).
     func finish() {
         let done = state.withLockedValue { state -> Bool in
             state.finishing = true
-            return !state.writing
+            return state.idle
         }
         if done { closeAll() }
     }
@@ -171,67 +176,120 @@ final class SocketOutbox: Sendable {
         }
     }
 
-    private func startWriting() {
-        Task { await drain() }
+    private func scheduleFlush() {
+        let loop = connection.eventLoop
+        if loop.inEventLoop {
+            flush()
+        } else {
+            loop.execute { self.flush() }
+        }
     }
 
-    /// Writes what is queued, in order, until the queue is empty, a close is written, or a write fails.
-    private func drain() async {
-        while let item = next() {
-            let connection = connection
-            let timer = connection.eventLoop.scheduleTask(in: writeTimeout) { connection.close(promise: nil) }
-            defer { timer.cancel() }
+    /// On the event loop: writes every frame queued, in order, and flushes them together; a close frame is handed
+    /// to Hummingbird's writer once the frames before it are in the pipeline.
+    private func flush() {
+        let (items, closed) = state.withLockedValue { state -> ([Item], Bool) in
+            state.scheduled = false
+            defer { state.items.removeAll(keepingCapacity: true) }
+            return (state.items, state.closed)
+        }
+        guard !closed, !items.isEmpty else { return }
+        var batch = 0
+        var last: WebSocketFrame?
+        var close: ParleyError?
+        for item in items {
             switch item {
             case .text(let text, let bytes):
-                do {
-                    try await writer.write(.text(text))
-                } catch {
-                    return closeAll()
-                }
-                written(bytes)
+                if let last { connection.write(last, promise: nil) }
+                last = WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text))
+                batch += bytes
             case .close(let error):
-                var reason = "\(error.code): \(error.message)"
-                while reason.utf8.count > 123 { reason.removeLast() }
-                try? await writer.close(.init(codeNumber: Int(CloseCode(for: error.code).rawValue)), reason: reason)
-                return closeAll()
+                close = error
             }
+            if close != nil { break }
+        }
+        if let last {
+            // Frames complete in order: the batch's last frame completes it.
+            let promise = connection.eventLoop.makePromise(of: Void.self)
+            let bytes = batch
+            promise.futureResult.whenComplete { result in
+                switch result {
+                case .success: self.written(bytes)
+                case .failure: self.closeAll()
+                }
+            }
+            state.withLockedValue { state in
+                if state.outstanding == 0 { state.progress = .now() }
+                state.outstanding += 1
+                if state.timer == nil { state.timer = armTimer(in: writeTimeout) }
+                if close != nil { state.closing = true }
+            }
+            connection.writeAndFlush(last, promise: promise)
+        } else if close != nil {
+            state.withLockedValue { $0.closing = true }
+        }
+        if let close { sendClose(close) }
+    }
+
+    /// Writes the close frame through Hummingbird's writer (after the frames already in the pipeline), then ends.
+    private func sendClose(_ error: ParleyError) {
+        var reason = "\(error.code): \(error.message)"
+        while reason.utf8.count > 123 { reason.removeLast() }
+        let code = WebSocketErrorCode(codeNumber: Int(CloseCode(for: error.code).rawValue))
+        let writer = writer
+        Task {
+            try? await writer.close(code, reason: reason)
+            self.closeAll()
         }
     }
 
-    /// The next item to write; nil, ending the writing task, when there is none (and, once finishing, the outbox).
-    private func next() -> Item? {
-        let (item, done) = state.withLockedValue { state -> (Item?, Bool) in
-            if let item = state.take() { return (item, false) }
-            state.writing = false
-            return (nil, state.finishing)
-        }
-        if done { closeAll() }
-        return item
+    /// Checks, `delay` from now, that the outstanding writes made progress within the write timeout; closes the
+    /// connection when they did not. Called with the state locked.
+    private func armTimer(in delay: TimeAmount) -> Scheduled<Void> {
+        connection.eventLoop.scheduleTask(in: delay) { self.checkProgress() }
     }
 
+    private func checkProgress() {
+        let stuck = state.withLockedValue { state -> Bool in
+            state.timer = nil
+            guard state.outstanding > 0, !state.closed else { return false }
+            let quiet = NIODeadline.now() - state.progress
+            if quiet >= writeTimeout { return true }
+            state.timer = armTimer(in: writeTimeout - quiet)
+            return false
+        }
+        if stuck { connection.close(promise: nil) }
+    }
+
+    /// A batch of `bytes` was taken by the kernel.
     private func written(_ bytes: Int) {
-        let waiters = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+        let (waiters, done) = state.withLockedValue { state -> ([CheckedContinuation<Void, Never>], Bool) in
+            state.outstanding -= 1
+            state.progress = .now()
             state.bytes = max(0, state.bytes - bytes)  // an overflow empties the count while a write is out
-            guard state.bytes <= limit / 2 else { return [] }
+            let done = state.finishing && state.idle
+            guard state.bytes <= limit / 2 else { return ([], done) }
             defer { state.roomWaiters = [] }
-            return state.roomWaiters
+            return (state.roomWaiters, done)
         }
         for waiter in waiters { waiter.resume() }
+        if done { closeAll() }
     }
 
     /// After the last write: nothing more is queued, and whoever waits for room or for the end stops waiting.
     private func closeAll() {
-        let waiters = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
+        let (waiters, timer) = state.withLockedValue {
+            state -> ([CheckedContinuation<Void, Never>], Scheduled<Void>?) in
             state.closed = true
-            state.writing = false
             state.items = []
-            state.head = 0
             defer {
                 state.roomWaiters = []
                 state.finishWaiters = []
+                state.timer = nil
             }
-            return state.roomWaiters + state.finishWaiters
+            return (state.roomWaiters + state.finishWaiters, state.timer)
         }
+        timer?.cancel()
         for waiter in waiters { waiter.resume() }
     }
 }
