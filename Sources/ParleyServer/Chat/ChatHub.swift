@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWebSocket
 public import Logging
+import NIOConcurrencyHelpers
 import ServiceLifecycle
 
 /// Routes what users send to their channel's skill, stores both sides, and sends every reply to
@@ -11,9 +12,11 @@ import ServiceLifecycle
 /// Different conversations run concurrently. Inputs left pending by a stopped server are answered by the next one
 /// (``recoverPendingInputs()``).
 ///
-/// The actor holds only the routing state (sockets and what they were sent, drainers, agent sockets). Storing,
-/// answering and encoding run in the socket's or the conversation's own task, off the actor, so that one
-/// conversation's database work does not queue every other conversation behind it.
+/// The actor holds only the routing state (sockets and what they were sent, agent sockets). Storing, answering and
+/// encoding run in the socket's or the conversation's own task, off the actor, so that one conversation's database
+/// work does not queue every other conversation behind it. Which conversations are being answered is kept under a
+/// lock (``Drains``), not on the actor: it changes three times per message, and a hop to a busy actor costs a
+/// suspension and a wake-up where a lock costs nanoseconds (docs/performance.md).
 ///
 /// With a ``Cluster`` (several nodes on one shared store), a node answers a conversation only while it holds the
 /// conversation's turns (``Cluster/claimTurns(of:)``), announces every reply it stores, and sends its sockets what
@@ -49,10 +52,15 @@ public actor ChatHub {
 
     private(set) var sockets: [ConversationKey: [UUID: Socket]] = [:]
     private var deliveries: [ConversationKey: Delivery] = [:]
-    private var drainRequested: Set<ConversationKey> = []
-    private var drainers: [ConversationKey: Task<Void, Never>] = [:]
-    /// Conversations whose turns another node holds, with how many times this node asked again.
-    private var busyRetries: [ConversationKey: Int] = [:]
+    /// Which conversations are being answered, and which must be looked at again.
+    private struct Drains {
+        var requested: Set<ConversationKey> = []
+        var running: [ConversationKey: Task<Void, Never>] = [:]
+        /// Conversations whose turns another node holds, with how many times this node asked again.
+        var busyRetries: [ConversationKey: Int] = [:]
+    }
+
+    private nonisolated let drains = NIOLockedValueBox(Drains())
     /// The agent console's open sockets.
     var agents: [UUID: AgentConnection] = [:]
 
@@ -129,7 +137,7 @@ public actor ChatHub {
     /// Waits until the inputs being answered are answered (and stored), for a graceful stop: a server that is
     /// restarted gracefully never makes a skill answer an input twice.
     public func finishAnswering() async {
-        while let drainer = drainers.values.first {
+        while let drainer = drains.withLockedValue({ $0.running.values.first }) {
             await drainer.value
         }
     }
@@ -176,7 +184,7 @@ public actor ChatHub {
     /// conversation's earlier inputs. A repeated `clientMessageId` stores nothing and answers nothing.
     nonisolated func receive(_ input: InputFrame, for key: ConversationKey) async throws -> ReceivedInput {
         let received = try await store.receive(input, for: key, at: clock.now())
-        if !received.duplicate { await requestDrain(key, retryWhenBusy: true) }
+        if !received.duplicate { requestDrain(key, retryWhenBusy: true) }
         return received
     }
 
@@ -189,23 +197,30 @@ public actor ChatHub {
     /// another node holds the conversation's turns and `retryWhenBusy`, this node asks again a few times: that node
     /// answers what it finds pending before it lets go, but an input stored just as it let go would otherwise wait
     /// for the next sweep (``recoverPendingInputs()``).
-    private func requestDrain(_ key: ConversationKey, retryWhenBusy: Bool) {
-        if retryWhenBusy, cluster != nil { busyRetries[key] = busyRetries[key] ?? 0 }
-        drainRequested.insert(key)
-        guard drainers[key] == nil else { return }
-        drainers[key] = Task { @concurrent in await self.drain(key) }
+    private nonisolated func requestDrain(_ key: ConversationKey, retryWhenBusy: Bool) {
+        let clustered = cluster != nil
+        drains.withLockedValue { drains in
+            if retryWhenBusy, clustered { drains.busyRetries[key] = drains.busyRetries[key] ?? 0 }
+            drains.requested.insert(key)
+            guard drains.running[key] == nil else { return }
+            drains.running[key] = Task { @concurrent in await self.drain(key) }
+        }
     }
 
     /// Another node holds the conversation's turns: asks again later, up to ``maxBusyRetries`` times.
-    private func busy(_ key: ConversationKey) {
-        guard let tries = busyRetries[key], tries < Self.maxBusyRetries else {
-            busyRetries[key] = nil
-            return
+    private nonisolated func busy(_ key: ConversationKey) {
+        let retry = drains.withLockedValue { drains -> Bool in
+            guard let tries = drains.busyRetries[key], tries < Self.maxBusyRetries else {
+                drains.busyRetries[key] = nil
+                return false
+            }
+            drains.busyRetries[key] = tries + 1
+            return true
         }
-        busyRetries[key] = tries + 1
+        guard retry else { return }
         Task { @concurrent in
             try? await clock.sleep(for: Self.busyRetryDelay)
-            await requestDrain(key, retryWhenBusy: false)
+            requestDrain(key, retryWhenBusy: false)
         }
     }
 
@@ -215,20 +230,22 @@ public actor ChatHub {
 
     /// Takes the conversation's drain request; when there is none, its drainer is done (in the same step, so that a
     /// request arriving later starts a new one).
-    private func takeDrainRequest(_ key: ConversationKey) -> Bool {
-        if drainRequested.remove(key) != nil { return true }
-        drainers[key] = nil
-        return false
+    private nonisolated func takeDrainRequest(_ key: ConversationKey) -> Bool {
+        drains.withLockedValue { drains in
+            if drains.requested.remove(key) != nil { return true }
+            drains.running[key] = nil
+            return false
+        }
     }
 
     private nonisolated func drain(_ key: ConversationKey) async {
-        while await takeDrainRequest(key) {
+        while takeDrainRequest(key) {
             if let cluster {
                 guard await cluster.claimTurns(of: key) else {
-                    await busy(key)
+                    busy(key)
                     continue
                 }
-                await claimed(key)
+                claimed(key)
             }
             do {
                 // The oldest pending input with the conversation as it stands (SQLiteConversationStore answers from
@@ -252,8 +269,8 @@ public actor ChatHub {
         }
     }
 
-    private func claimed(_ key: ConversationKey) {
-        busyRetries[key] = nil
+    private nonisolated func claimed(_ key: ConversationKey) {
+        _ = drains.withLockedValue { $0.busyRetries.removeValue(forKey: key) }
     }
 
     /// Has the skill (or the conversation's agent) answer one input.
@@ -388,11 +405,9 @@ extension ChatHub {
         init(_ messages: [StoredMessage]) {
             let numbered = messages.filter { $0.outbound != nil }
             outbounds = numbered.map { $0.outbound ?? 0 }
-            withSequence = numbered.map { $0.wireFrame.jsonString() }
-            plain = numbered.map { message in
-                guard case .skill(let frame) = message.frame else { return message.wireFrame.jsonString() }
-                return frame.jsonString()
-            }
+            let texts = numbered.map(\.wireTexts)
+            withSequence = texts.map(\.withSequence)
+            plain = texts.map(\.plain)
         }
     }
 

@@ -247,6 +247,23 @@ public struct StoredMessage: Sendable, Hashable {
             return message.jsonValue
         }
     }
+
+    /// The text of ``wireFrame``, and the text a socket without Parley's extension gets (a skill message without
+    /// `sequence`), encoded once: `sequence` is the wire frame's last member, so it is appended to the text without
+    /// it instead of encoding the message again (encoding was done three times per reply, docs/performance.md).
+    var wireTexts: (withSequence: String, plain: String) {
+        guard case .skill(let message) = frame else {
+            let text = wireFrame.jsonString()
+            return (text, text)
+        }
+        let plain = message.jsonString()
+        guard let outbound else { return (plain, plain) }
+        // A skill's own `sequence` member is replaced where it stands: encoded again (never in Parley's own replies).
+        guard message.extra["sequence"] == nil, plain.utf8.count > 2, plain.utf8.last == UInt8(ascii: "}") else {
+            return (wireFrame.jsonString(), plain)
+        }
+        return (plain.dropLast() + #","sequence":"# + String(outbound) + "}", plain)
+    }
 }
 
 /// What storing a user's input found.
