@@ -302,7 +302,7 @@ public actor ChatClient {
     }
 
     static func newMessageId() -> String {
-        UUID().uuidString.lowercased()
+        UUID.random().uuidString.lowercased()
     }
 
     /// Keeps a message; a storage failure is reported, not thrown (the message itself went through).

@@ -70,6 +70,9 @@ enum Target: String, Sendable {
         let outputFile = try FileHandle(forWritingTo: printed)
         process.standardOutput = outputFile
         process.standardError = FileHandle.nullDevice
+        // Not under the benchmark's own malloc and runtime interposers (LD_PRELOAD), which a deployed server never runs
+        // with and which count every allocation.
+        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }
         try process.run()
         try? outputFile.close()  // the server has its own descriptor now
         let result: Swift.Result<Result, any Error>

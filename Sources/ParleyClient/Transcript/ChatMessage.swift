@@ -36,8 +36,9 @@ public struct ChatMessage: Sendable, Hashable, Identifiable, JSONConvertible {
     public var delivery: DeliveryState?
 
     /// An entry.
-    public init(id: String = UUID().uuidString, date: Date = Date(), envelope: Envelope, delivery: DeliveryState? = nil)
-    {
+    public init(
+        id: String = UUID.random().uuidString, date: Date = Date(), envelope: Envelope, delivery: DeliveryState? = nil
+    ) {
         self.id = id
         self.date = date
         self.envelope = envelope

@@ -108,7 +108,7 @@ extension ChatHub {
         extensions.values["agentSession"] = details.jsonValue
         payload.channelExtensions = extensions
         let message = SkillMessage(
-            payload: payload, source: .agent, userId: key.userId, msgId: UUID().uuidString.lowercased(),
+            payload: payload, source: .agent, userId: key.userId, msgId: UUID.random().uuidString.lowercased(),
             endOfTurn: true, createdOn: .string(clock.now().formatted(.iso8601WithMilliseconds)))
         do {
             try await sendOnOwn([message], to: key)
@@ -139,7 +139,7 @@ extension ChatHub {
         }
         let message = SkillMessage(
             payload: .text(text ?? Self.handBackText), source: .bot, userId: key.userId,
-            msgId: UUID().uuidString.lowercased(), endOfTurn: true,
+            msgId: UUID.random().uuidString.lowercased(), endOfTurn: true,
             createdOn: .string(clock.now().formatted(.iso8601WithMilliseconds)))
         do {
             try await sendOnOwn([message], to: key)

@@ -332,7 +332,7 @@ public actor ChatHub {
         let payloads = notices + response.messages
         let replies = payloads.enumerated().map { index, payload in
             SkillMessage(
-                payload: payload, source: .bot, userId: key.userId, msgId: UUID().uuidString.lowercased(),
+                payload: payload, source: .bot, userId: key.userId, msgId: UUID.random().uuidString.lowercased(),
                 endOfTurn: index == payloads.count - 1 ? true : nil, requestId: requestId,
                 createdOn: .string(date.formatted(.iso8601WithMilliseconds)))
         }
