@@ -21,6 +21,7 @@ METRICS = [
     ("server.throughput", "server", "msg/s", "msg/s", 1, "server (raw WebSocket echo)", "raw WebSocket echo", True, ">= 0.5x"),
     ("server.p99", "server", "p99_us", "ms", 1000, "server (raw WebSocket echo)", "raw WebSocket echo", False, None),
     ("server.cpu", "server", "cpu_ns", "us/msg", 1000, "server (raw WebSocket echo)", "raw WebSocket echo", False, None),
+    ("server.clientCpu", "server", "client_cpu_ns", "us/msg", 1000, "server (raw WebSocket echo)", "raw WebSocket echo", False, None),
     ("cluster.postgres.throughput", "cluster.postgres", "msg/s", "msg/s", 1, "server", "one node on SQLite", True, None),
     ("cluster.postgres.p50", "cluster.postgres", "p50_us", "ms", 1000, "server", "one node on SQLite", False, None),
     ("cluster.postgres.p99", "cluster.postgres", "p99_us", "ms", 1000, "server", "one node on SQLite", False, None),

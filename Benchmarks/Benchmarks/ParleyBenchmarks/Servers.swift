@@ -170,6 +170,19 @@ enum LoadClient {
     }
 }
 
+/// The CPU time used so far by the server's process and by this one (the clients); nil when it cannot be read.
+struct CPUTimes: Sendable {
+    var server: Duration?
+    var clients: Duration?
+
+    /// What was used from `start` to this reading.
+    func since(_ start: CPUTimes) -> CPUTimes {
+        CPUTimes(
+            server: server.flatMap { now in start.server.map { now - $0 } },
+            clients: clients.flatMap { now in start.clients.map { now - $0 } })
+    }
+}
+
 /// Runs `body` for `count` indices with at most `width` at a time.
 func concurrently<Value: Sendable>(
     _ count: Int, width: Int, _ body: @escaping @Sendable (Int) async throws -> Value
@@ -194,16 +207,15 @@ func concurrently<Value: Sendable>(
     }
 }
 
-/// Lets `count` clients start together; remembers when they did (and, given a `cpu` reading, the server's CPU
-/// time then).
+/// Lets `count` clients start together; remembers when they did (and, given a `cpu` reading, the CPU times then).
 actor Gate {
     private let count: Int
-    private let cpu: @Sendable () -> Duration?
+    private let cpu: @Sendable () -> CPUTimes
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private(set) var opened: ContinuousClock.Instant?
-    private(set) var openedCPU: Duration?
+    private(set) var openedCPU = CPUTimes()
 
-    init(count: Int, cpu: @escaping @Sendable () -> Duration? = { nil }) {
+    init(count: Int, cpu: @escaping @Sendable () -> CPUTimes = { CPUTimes() }) {
         self.count = count
         self.cpu = cpu
     }

@@ -55,11 +55,16 @@ enum SocketBenchmarks {
         for target in [Target.parley, .rawEcho] {
             let name = target == .parley ? "server" : "server (raw WebSocket echo)"
             Benchmark(
-                name, configuration: measuring(.messagesPerSecond, .p50, .p99, .cpuPerMessage, iterations: iterations, warmup: 0)
+                name, configuration: measuring(.messagesPerSecond, .p50, .p99, .cpuPerMessage, .clientCPUPerMessage, iterations: iterations, warmup: 0)
             ) { benchmark in
                 let (count, duration, samples, cpu) = try await load(target)
                 benchmark.measurement(.messagesPerSecond, rate(count, in: duration))
-                if let cpu { benchmark.measurement(.cpuPerMessage, Int(cpu.seconds * 1e9) / max(count, 1)) }
+                if let server = cpu.server {
+                    benchmark.measurement(.cpuPerMessage, Int(server.seconds * 1e9) / max(count, 1))
+                }
+                if let clients = cpu.clients {
+                    benchmark.measurement(.clientCPUPerMessage, Int(clients.seconds * 1e9) / max(count, 1))
+                }
                 benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
                 benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
             }
@@ -124,10 +129,11 @@ enum SocketBenchmarks {
     }
 
     /// Runs ``loadClients`` clients against `target`; returns the messages answered, the time it took, every
-    /// round trip, sorted, and the server's CPU time over that time (nil when it could not be read).
-    static func load(_ target: Target) async throws -> (Int, Duration, [Duration], Duration?) {
-        try await target.runInOwnProcess { url, cpu in
+    /// round trip, sorted, and the CPU time the server and the clients used over that time.
+    static func load(_ target: Target) async throws -> (Int, Duration, [Duration], CPUTimes) {
+        try await target.runInOwnProcess { url, serverCPU in
             let perClient = messagesPerLoadClient
+            let cpu = { @Sendable in CPUTimes(server: serverCPU(), clients: cpuTime(of: getpid())) }
             let gate = Gate(count: loadClients, cpu: cpu)
             let results = try await concurrently(loadClients, width: loadClients) { index in
                 try await LoadClient.exchange(
@@ -135,7 +141,7 @@ enum SocketBenchmarks {
             }
             guard let start = await gate.opened else { throw BenchmarkFailure("the clients never started") }
             let duration = start.duration(to: .now)
-            let used = await gate.openedCPU.flatMap { before in cpu().map { $0 - before } }
+            let used = await cpu().since(gate.openedCPU)
             let samples = results.flatMap { $0 }.sorted()
             return (samples.count, duration, samples, used)
         }

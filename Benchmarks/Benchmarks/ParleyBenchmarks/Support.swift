@@ -28,6 +28,8 @@ extension BenchmarkMetric {
     static let bytes = BenchmarkMetric.custom("bytes", useScalingFactor: false)
     /// A server process's CPU time (user and system) per message, in nanoseconds.
     static let cpuPerMessage = BenchmarkMetric.custom("cpu_ns", useScalingFactor: false)
+    /// The load's clients' CPU time (the benchmark's process) per message, in nanoseconds.
+    static let clientCPUPerMessage = BenchmarkMetric.custom("client_cpu_ns", useScalingFactor: false)
 }
 
 /// Events per second, rounded.
