@@ -203,7 +203,9 @@ public actor ChatHub {
             if retryWhenBusy, clustered { drains.busyRetries[key] = drains.busyRetries[key] ?? 0 }
             drains.requested.insert(key)
             guard drains.running[key] == nil else { return }
-            drains.running[key] = Task { @concurrent in await self.drain(key) }
+            // Detached: a task started from a socket's task would copy its task-local values, which a drain never
+            // reads (an allocation per message).
+            drains.running[key] = Task.detached { await self.drain(key) }
         }
     }
 

@@ -60,9 +60,14 @@ final class GroupCommit: Sendable {
             waiter?.resume(returning: signal)
         }
 
-        /// The signal sent; returns at once when it was sent before.
+        /// The signal sent; returns at once when it was sent before (a leader's own write, already committed).
         func wait() async -> Signal {
-            await withCheckedContinuation { continuation in
+            let sent = slot.withLockedValue { slot -> Signal? in
+                defer { slot.signal = nil }
+                return slot.signal
+            }
+            if let sent { return sent }
+            return await withCheckedContinuation { continuation in
                 let signal = slot.withLockedValue { slot -> Signal? in
                     if let signal = slot.signal {
                         slot.signal = nil
