@@ -2,7 +2,7 @@ import GRDB
 import NIOConcurrencyHelpers
 
 /// Group commit: writes asked for while a transaction is being committed wait, and the next transaction takes all
-/// of them at once, each in a savepoint of its own. A commit rewrites a few dozen pages of the write-ahead log and
+/// of them at once (each in a savepoint of its own when one of them fails, ``commit(_:in:)``). A commit rewrites a few dozen pages of the write-ahead log and
 /// takes SQLite's write lock; writes of one batch share both. With one write at a time nothing waits: it is one
 /// transaction, as before.
 ///
@@ -85,6 +85,11 @@ final class GroupCommit: Sendable {
         self.database = database
     }
 
+    /// How many writes wait for the next transaction (for tests).
+    var waiting: Int {
+        state.withLockedValue { $0.queue.count }
+    }
+
     /// Runs `work` in the next transaction (in a savepoint of its own when it shares it) and returns its result once
     /// that transaction commits.
     /// - Parameter committed: Called with the result once the transaction has committed, in commit order, before
@@ -138,29 +143,41 @@ final class GroupCommit: Sendable {
         next?.send(.lead)
     }
 
-    /// One transaction holding every write of `batch`, each in a savepoint of its own when there are several.
-    /// The transaction and savepoint statements are prepared once per connection (parsing `BEGIN` and `COMMIT`
-    /// again for every transaction took about a fifth of a one-statement transaction's time), and stepped with
-    /// SQLite's C API (``run(_:in:)``).
+    /// One transaction holding every write of `batch`. The transaction and savepoint statements are prepared once
+    /// per connection (parsing `BEGIN` and `COMMIT` again for every transaction took about a fifth of a
+    /// one-statement transaction's time), and stepped with SQLite's C API (``run(_:in:)``).
+    ///
+    /// The writes run without savepoints first: a write fails rarely (an input another node answered meanwhile),
+    /// and a savepoint costs two statements per write. When one throws, the transaction is rolled back and the
+    /// batch written again with a savepoint per write, so that the failing write fails alone. A write only runs
+    /// statements on `db`, so running it again after a rollback is safe.
     private static func commit(_ batch: [Entry], in db: Database) throws -> [Result<any Sendable, any Error>] {
+        if let results = try commit(batch, in: db, savepoints: false) { return results }
+        return try commit(batch, in: db, savepoints: true) ?? []
+    }
+
+    /// The transaction of ``commit(_:in:)``; nil, rolled back, when a write of a batch of several threw and
+    /// `savepoints` is false. A write alone in its transaction needs no savepoint to fail alone.
+    private static func commit(_ batch: [Entry], in db: Database, savepoints: Bool) throws
+        -> [Result<any Sendable, any Error>]?
+    {
         try run("BEGIN IMMEDIATE TRANSACTION", in: db)
         do {
             var results: [Result<any Sendable, any Error>] = []
             results.reserveCapacity(batch.count)
-            if batch.count == 1 {
-                // Alone in its transaction: it fails alone without a savepoint.
-                results.append(.success(try batch[0].work(db)))
-            } else {
-                for entry in batch {
-                    try run("SAVEPOINT entry", in: db)
-                    do {
-                        results.append(.success(try entry.work(db)))
-                    } catch {
-                        try run("ROLLBACK TO SAVEPOINT entry", in: db)
-                        results.append(.failure(error))
+            for entry in batch {
+                if savepoints { try run("SAVEPOINT entry", in: db) }
+                do {
+                    results.append(.success(try entry.work(db)))
+                } catch {
+                    guard savepoints else {
+                        try db.rollback()
+                        return batch.count == 1 ? [.failure(error)] : nil
                     }
-                    try run("RELEASE SAVEPOINT entry", in: db)
+                    try run("ROLLBACK TO SAVEPOINT entry", in: db)
+                    results.append(.failure(error))
                 }
+                if savepoints { try run("RELEASE SAVEPOINT entry", in: db) }
             }
             try run("COMMIT TRANSACTION", in: db)
             for (entry, result) in zip(batch, results) {
