@@ -2,12 +2,12 @@ import GRDB
 import NIOConcurrencyHelpers
 
 /// Group commit: writes asked for while a transaction is being committed wait, and the next transaction takes all
-/// of them at once (each in a savepoint of its own when one of them fails, ``commit(_:in:)``). A commit rewrites a few dozen pages of the write-ahead log and
-/// takes SQLite's write lock; writes of one batch share both. With one write at a time nothing waits: it is one
-/// transaction, as before.
+/// of them at once. A commit rewrites a few dozen pages of the write-ahead log and takes SQLite's write lock; writes
+/// of one batch share both. With one write at a time nothing waits: it is one transaction, as before.
 ///
-/// A caller returns only once the transaction holding its write has committed. A write that throws rolls back its
-/// own savepoint and fails alone; a commit that fails fails every write of its batch. The caller that finds no
+/// A caller returns only once the transaction holding its write has committed. A write that throws fails alone (the
+/// batch is written again with a savepoint per write, ``commit(_:in:)``); a commit that fails fails every write of
+/// its batch. The caller that finds no
 /// transaction running writes the batches (at most ``batchesPerLeader``), then hands the job to the oldest waiting
 /// caller, so that no caller writes for the others indefinitely. Waiting callers are suspended, not blocked: the
 /// threads of the concurrency pool stay free for other work.
