@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// The actor holds only the routing state (sockets and what they were sent, agent sockets). Storing, answering and
 /// encoding run in the socket's or the conversation's own task, off the actor, so that one conversation's database
 /// work does not queue every other conversation behind it. Which conversations are being answered is kept under a
-/// lock (``Drains``), not on the actor: it changes three times per message, and a hop to a busy actor costs a
+/// lock (`Drains`), not on the actor: it changes three times per message, and a hop to a busy actor costs a
 /// suspension and a wake-up where a lock costs nanoseconds (docs/performance.md).
 ///
 /// With a ``Cluster`` (several nodes on one shared store), a node answers a conversation only while it holds the
