@@ -142,11 +142,34 @@ enum LoadClient {
         message.userId = user
         let frame = message.jsonString()
         let result = Mutex<[Duration]>([])
+        let arrived = Mutex(false)
+        do {
+            try await exchange(url: url, frame: frame, user: user, count: count, target: target) { 
+                await gate?.arrive()
+                arrived.withLock { $0 = true }
+            } record: { samples in result.withLock { $0 = samples } }
+        } catch {
+            // A client that never reached the gate would keep the others waiting at it for ever.
+            if !arrived.withLock({ $0 }) { await gate?.abandon() }
+            throw error
+        }
+        if !arrived.withLock({ $0 }) { await gate?.abandon() }
+        let samples = result.withLock { $0 }
+        guard samples.count == count else { throw BenchmarkFailure("\(user) got \(samples.count) of \(count) replies") }
+        return samples
+    }
+
+    /// One client's connection: `connected` once the socket is open, then `count` round trips, whose times go to
+    /// `record`.
+    private static func exchange(
+        url: String, frame: String, user: String, count: Int, target: Target,
+        connected: @escaping @Sendable () async -> Void, record: @escaping @Sendable ([Duration]) -> Void
+    ) async throws {
         try await WebSocketClient.connect(
             url: url, configuration: .init(maxFrameSize: 1 << 20), logger: logger
         ) { inbound, outbound, _ in
             var replies = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-            await gate?.arrive()
+            await connected()
             var samples: [Duration] = []
             samples.reserveCapacity(count)
             let clock = ContinuousClock()
@@ -161,12 +184,9 @@ enum LoadClient {
                 }
                 samples.append(start.duration(to: clock.now))
             }
-            result.withLock { $0 = samples }
+            record(samples)
             try await outbound.close(.normalClosure, reason: nil)
         }
-        let samples = result.withLock { $0 }
-        guard samples.count == count else { throw BenchmarkFailure("\(user) got \(samples.count) of \(count) replies") }
-        return samples
     }
 }
 
@@ -214,13 +234,24 @@ actor Gate {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private(set) var opened: ContinuousClock.Instant?
     private(set) var openedCPU = CPUTimes()
+    /// Whether a client gave up before arriving: the gate no longer waits.
+    private var abandoned = false
 
     init(count: Int, cpu: @escaping @Sendable () -> CPUTimes = { CPUTimes() }) {
         self.count = count
         self.cpu = cpu
     }
 
+    /// A client will never arrive (it failed to connect): those waiting go on, and so does whoever arrives later,
+    /// so that the load ends with that client's error instead of waiting for ever. The gate is not ``opened``.
+    func abandon() {
+        abandoned = true
+        for waiter in waiting { waiter.resume() }
+        waiting = []
+    }
+
     func arrive() async {
+        guard !abandoned else { return }
         await withCheckedContinuation { continuation in
             waiting.append(continuation)
             guard waiting.count == count else { return }
