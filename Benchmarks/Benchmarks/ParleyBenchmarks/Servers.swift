@@ -144,7 +144,7 @@ enum LoadClient {
         let result = Mutex<[Duration]>([])
         let arrived = Mutex(false)
         do {
-            try await exchange(url: url, frame: frame, user: user, count: count, target: target) { 
+            try await exchange(url: url, frame: frame, user: user, count: count, target: target) {
                 await gate?.arrive()
                 arrived.withLock { $0 = true }
             } record: { samples in result.withLock { $0 = samples } }
