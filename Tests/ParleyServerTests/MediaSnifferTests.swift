@@ -183,7 +183,8 @@ struct MediaSnifferTests {
 
     @Test func metadataRoundTripsAndDistrustsOldRecords() throws {
         let record = AttachmentMetadata(
-            channelId: "c", userId: "u", type: "image/png", size: 12, fileName: "a.png", protected: true)
+            AttachmentRecord(
+                channelId: "c", userId: "u", type: "image/png", size: 12, fileName: "a.png", protected: true))
         #expect(AttachmentMetadata(json: record.jsonValue) == record)
         let legacy = try #require(AttachmentMetadata(json: ["channelId": "c", "type": "text/html"]))
         #expect(legacy.isLegacy)

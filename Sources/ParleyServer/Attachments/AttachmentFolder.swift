@@ -117,11 +117,8 @@ actor AttachmentFolder: AttachmentStore {
         guard await reserve(record.size, channelId: record.channelId, userId: userId, quota: quota) else {
             return false
         }
-        let metadata = AttachmentMetadata(
-            channelId: record.channelId, userId: userId, type: record.type, size: record.size,
-            fileName: record.fileName, protected: record.protected ?? false)
         do {
-            try await write(upload.path, id: id, metadata: metadata)
+            try await write(upload.path, id: id, metadata: AttachmentMetadata(record))
             return true
         } catch {
             unreserve(record.size, channelId: record.channelId, userId: userId)

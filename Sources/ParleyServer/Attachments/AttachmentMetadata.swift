@@ -25,15 +25,16 @@ struct AttachmentMetadata: Equatable, Sendable {
     /// Whether the record predates sniffing, so that its type came from the client.
     var isLegacy: Bool { version < 2 }
 
-    /// A version 2 record.
-    init(channelId: String, userId: String, type: String, size: Int, fileName: String, protected: Bool) {
-        self.channelId = channelId
-        self.userId = userId
-        self.type = type
-        self.size = size
-        self.fileName = fileName
-        self.protected = protected
-        self.version = 2
+    /// The version 2 record of an attachment being stored (a missing user is recorded as "", an unknown
+    /// protection as unprotected).
+    init(_ record: AttachmentRecord) {
+        channelId = record.channelId
+        userId = record.userId ?? ""
+        type = record.type
+        size = record.size
+        fileName = record.fileName
+        protected = record.protected ?? false
+        version = 2
     }
 
     /// Reads a record; nil when it is not one.
