@@ -190,7 +190,9 @@ final class SocketOutbox: Sendable {
     private func flush() {
         let (items, closed) = state.withLockedValue { state -> ([Item], Bool) in
             state.scheduled = false
-            defer { state.items.removeAll(keepingCapacity: true) }
+            // Taken whole: keeping the capacity would copy the array's storage at once (it is shared with `items`),
+            // and an outbox gone idle would hold it.
+            defer { state.items = [] }
             return (state.items, state.closed)
         }
         guard !closed, !items.isEmpty else { return }
