@@ -103,6 +103,56 @@ struct StorageAndSkillTests {
         #expect(try await store.pending(for: ConversationKey(channelId: "cache", userId: "nobody")) == nil)
     }
 
+    /// Migration "v6 answered through" finds the pending inputs of a file written before it, and answering goes on
+    /// from them.
+    @Test func pendingInputsOfAnOlderFileAreFoundAfterTheMigration() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-v6-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let file = data.appendingPathComponent("parley.sqlite")
+        let (partly, fully) = (
+            ConversationKey(channelId: "old", userId: "a"), ConversationKey(channelId: "old", userId: "b")
+        )
+        func answerOldest(of key: ConversationKey, in store: SQLiteConversationStore) async throws {
+            let pending = try #require(try await store.pending(for: key))
+            let oldest = try #require(pending.inputs.first)
+            _ = try await store.answer(
+                oldest.sequence, with: [SkillMessage(payload: .text("ok"))], state: ConversationState(),
+                in: pending.conversation, at: Date())
+        }
+        let before = try SQLiteConversationStore(url: file)
+        for key in [partly, fully] {
+            for number in 1...3 {
+                let id = "\(key.userId)-\(number)"
+                _ = try await before.receive(Self.input(id, id: id), for: key, at: Date())
+            }
+        }
+        try await answerOldest(of: partly, in: before)
+        for _ in 1...3 { try await answerOldest(of: fully, in: before) }
+        // The file as the previous version left it: no `answeredThrough`, an index of the pending inputs.
+        var waiting = Configuration()
+        waiting.busyMode = .timeout(10)
+        let database = try DatabaseQueue(path: file.path, configuration: waiting)
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE conversation DROP COLUMN answeredThrough;
+                    CREATE INDEX message_pending_by_conversation ON message(conversationId, sequence) WHERE pending;
+                    DELETE FROM grdb_migrations WHERE identifier = 'v6 answered through'
+                    """)
+        }
+        try database.close()
+
+        let migrated = try SQLiteConversationStore(url: file)
+        #expect(try await migrated.conversationsWithPendingInputs() == [partly])
+        #expect(try await migrated.pending(for: partly)?.inputs.map(\.clientMessageId) == ["a-2", "a-3"])
+        #expect(try await migrated.pending(for: fully)?.inputs.isEmpty == true)
+        try await answerOldest(of: partly, in: migrated)
+        let reopened = try SQLiteConversationStore(url: file)
+        #expect(try await reopened.pending(for: partly)?.inputs.map(\.clientMessageId) == ["a-3"])
+        try await answerOldest(of: partly, in: reopened)
+        #expect(try await SQLiteConversationStore(url: file).conversationsWithPendingInputs().isEmpty)
+    }
+
     @Test func aRestartedServerKeepsTheConversation() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-restart-\(UUID())")
         let channel = ChannelConfiguration(id: "demo", skill: .demo)

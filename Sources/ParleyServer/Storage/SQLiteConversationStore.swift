@@ -120,6 +120,21 @@ public struct SQLiteConversationStore: ConversationStore {
                 index: "conversation_handOff", on: "conversation", columns: ["handOffSince"],
                 condition: Column("handOffSince") != nil)
         }
+        migrator.registerMigration("v6 answered through") { db in
+            // Pending inputs are found from the conversation's `answeredThrough` (every input up to it is answered)
+            // on the primary key, instead of on an index of their own: the index cost a page more in the log at
+            // every receive and every answer (docs/performance.md).
+            try db.alter(table: "conversation") { table in
+                table.add(column: "answeredThrough", .integer).notNull().defaults(to: 0)
+            }
+            try db.execute(
+                sql: """
+                    UPDATE conversation SET answeredThrough = coalesce(
+                        (SELECT min(sequence) FROM message WHERE conversationId = conversation.id AND pending),
+                        lastSequence + 1) - 1
+                    """)
+            try db.drop(index: "message_pending_by_conversation")
+        }
         return migrator
     }
 
@@ -269,7 +284,8 @@ public struct SQLiteConversationStore: ConversationStore {
             db.cachedStatement(
                 sql: """
                     SELECT \(ConversationRow.columns), \(MessageRow.columns) FROM conversation
-                    LEFT JOIN message ON message.conversationId = conversation.id AND message.pending
+                    LEFT JOIN message ON message.conversationId = conversation.id
+                    AND message.sequence > conversation.answeredThrough AND message.pending
                     WHERE conversation.channelId = ? AND conversation.userId = ? ORDER BY message.sequence
                     """), arguments: [key.channelId, key.userId]
         ).map { row in (ConversationRow(row), MessageRow(row, from: ConversationRow.count)) }
@@ -284,8 +300,9 @@ public struct SQLiteConversationStore: ConversationStore {
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
-                        SELECT DISTINCT conversation.channelId, conversation.userId FROM message
-                        JOIN conversation ON conversation.id = message.conversationId WHERE message.pending
+                        SELECT channelId, userId FROM conversation WHERE EXISTS (
+                            SELECT 1 FROM message WHERE message.conversationId = conversation.id
+                            AND message.sequence > conversation.answeredThrough AND message.pending)
                         """)
             ).map { ConversationKey(channelId: $0["channelId"], userId: $0["userId"]) }
         }
@@ -301,21 +318,38 @@ public struct SQLiteConversationStore: ConversationStore {
         let cache = cache
         return try await write(
             { db -> Answered in
-                // The conversation's numbers after the replies, taken in the statement that stores the new state.
+                if let sequence {
+                    try db.cachedStatement(
+                        sql: "UPDATE message SET pending = 0 WHERE conversationId = ? AND sequence = ? AND pending"
+                    ).direct { bindings in
+                        bindings.bind(conversation.id)
+                        bindings.bind(sequence)
+                    }
+                    guard db.changesCount == 1 else {
+                        throw ParleyError(
+                            .storeInputAnswered, "input \(sequence) of \(conversation.key) is not pending")
+                    }
+                }
+                // The conversation's numbers after the replies, taken in the statement that stores the new state;
+                // `answeredThrough` moves up to the oldest input still pending (inputs are answered in order, so
+                // normally to `sequence`).
                 guard
                     let numbers = try db.cachedStatement(
                         sql: """
-                            UPDATE conversation SET state = ?, lastSequence = lastSequence + ?,
-                            lastOutbound = lastOutbound + ?, updatedAt = ? WHERE id = ?
-                            RETURNING lastSequence, lastOutbound
+                            UPDATE conversation SET state = ?1, lastSequence = lastSequence + ?2,
+                            lastOutbound = lastOutbound + ?2, updatedAt = ?3,
+                            answeredThrough = CASE WHEN ?5 IS NULL THEN answeredThrough ELSE coalesce(
+                                (SELECT min(sequence) FROM message WHERE conversationId = ?4
+                                AND sequence > conversation.answeredThrough AND pending), ?5 + 1) - 1 END
+                            WHERE id = ?4 RETURNING lastSequence, lastOutbound
                             """
                     ).direct(
                         bind: { bindings in
                             bindings.bind(stateText)
                             bindings.bind(replies.count)
-                            bindings.bind(replies.count)
                             bindings.bind(stamp)
                             bindings.bind(conversation.id)
+                            bindings.bind(sequence)
                         }, read: { row in (sequence: Int(row.int64(0)), outbound: Int(row.int64(1))) })
                 else { throw ParleyError(.internalError, "conversation \(conversation.key) vanished") }
                 var after = conversation
@@ -344,18 +378,6 @@ public struct SQLiteConversationStore: ConversationStore {
                         bindings.bind(message.outbound)
                     }
                     stored.append(message)
-                }
-                if let sequence {
-                    try db.cachedStatement(
-                        sql: "UPDATE message SET pending = 0 WHERE conversationId = ? AND sequence = ? AND pending"
-                    ).direct { bindings in
-                        bindings.bind(conversation.id)
-                        bindings.bind(sequence)
-                    }
-                    guard db.changesCount == 1 else {
-                        throw ParleyError(
-                            .storeInputAnswered, "input \(sequence) of \(conversation.key) is not pending")
-                    }
                 }
                 return Answered(replies: stored, conversation: after)
             },
