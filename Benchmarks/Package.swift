@@ -45,10 +45,13 @@ let package = Package(
             path: "Benchmarks/ParleyBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // The baseline server, shared by the benchmarks (in process) and `raw-echo` (in a process of its own).
+        // The baseline server, shared by the benchmarks (in process) and `raw-echo` (in a process of its own), and the
+        // floor: the same server storing each message as Parley does (`DurableEcho`).
         .target(
             name: "EchoServer",
             dependencies: [
+                .product(name: "ParleyCore", package: root),
+                .product(name: "ParleyServer", package: root),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

@@ -12,10 +12,12 @@ import WSCore
 
 /// The two servers the socket benchmarks compare: Parley's (echo skill, SQLite store, the real `buildApplication`)
 /// and a raw WebSocket echo built from the same libraries (Hummingbird, HummingbirdWebSocket) with the same
-/// frame limit and no automatic pings: the baseline is what the transport alone costs.
+/// frame limit and no automatic pings: the baseline is what the transport alone costs. The third, the durable echo,
+/// is the raw echo storing each message as Parley does (`DurableEcho`): the floor under Parley's numbers.
 enum Target: String, Sendable {
     case parley
     case rawEcho
+    case durableEcho
 
     /// Runs the server for the duration of `body`, which gets the WebSocket URL for user `user`.
     func run<Result: Sendable>(_ body: (_ url: @escaping @Sendable (String) -> String) async throws -> Result)
@@ -30,6 +32,13 @@ enum Target: String, Sendable {
             }
         case .rawEcho:
             return try await RawEchoServer.run { port in
+                try await body(url(port: port))
+            }
+        case .durableEcho:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let durable = try DurableEcho(url: folder.appendingPathComponent("parley.sqlite"))
+            return try await RawEchoServer.run(storing: durable) { port in
                 try await body(url(port: port))
             }
         }
@@ -63,6 +72,9 @@ enum Target: String, Sendable {
             ]
         case .rawEcho:
             process.executableURL = builtProducts.appendingPathComponent("raw-echo")
+        case .durableEcho:
+            process.executableURL = builtProducts.appendingPathComponent("raw-echo")
+            process.arguments = ["--store", folder.appendingPathComponent("data/parley.sqlite").path]
         }
         // To a file, which never fills up and blocks the server as an undrained pipe would.
         let printed = folder.appendingPathComponent("output.txt")
@@ -110,7 +122,7 @@ enum Target: String, Sendable {
     private func url(port: Int) -> @Sendable (String) -> String {
         switch self {
         case .parley: { user in "ws://127.0.0.1:\(port)/chat/v1/chats/sockets/bench?channelId=echo&userId=\(user)" }
-        case .rawEcho: { _ in "ws://127.0.0.1:\(port)/echo" }
+        case .rawEcho, .durableEcho: { _ in "ws://127.0.0.1:\(port)/echo" }
         }
     }
 }

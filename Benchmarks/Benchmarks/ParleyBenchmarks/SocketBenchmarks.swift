@@ -52,10 +52,18 @@ enum SocketBenchmarks {
             let samples = try await sameClientRoundTrips(.rawEcho)
             recordLatency(samples, in: benchmark)
         }
+        // The floor: the raw echo storing each message as Parley does before it echoes it (`DurableEcho`).
+        Benchmark("roundtrip (durable echo)", configuration: latency) { benchmark in
+            let samples = try await sameClientRoundTrips(.durableEcho)
+            recordLatency(samples, in: benchmark)
+        }
 
         // 3. 1,000 clients at once, each sending its messages one after another.
-        for target in [Target.parley, .rawEcho] {
-            let name = target == .parley ? "server" : "server (raw WebSocket echo)"
+        let loads = [
+            (Target.parley, "server"), (.rawEcho, "server (raw WebSocket echo)"),
+            (.durableEcho, "server (durable echo)"),
+        ]
+        for (target, name) in loads {
             Benchmark(
                 name, configuration: measuring(.messagesPerSecond, .p50, .p99, .cpuPerMessage, .clientCPUPerMessage, iterations: iterations, warmup: 0)
             ) { benchmark in

@@ -1,4 +1,5 @@
 import Benchmark
+import EchoServer
 import Foundation
 import ParleyCore
 import ParleyServer
@@ -19,11 +20,11 @@ enum StorageBenchmarks {
         }
     }
 
-    /// Each message's store calls, timed together, sorted.
+    /// Each message's store calls (``DurableEcho/store(_:for:)``, the floor's), timed together, sorted.
     static func storeMessages(warmUp: Int, count: Int) async throws -> [Duration] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try SQLiteConversationStore(url: folder.appendingPathComponent("parley.sqlite"))
+        let durable = try DurableEcho(url: folder.appendingPathComponent("parley.sqlite"))
         let key = ConversationKey(channelId: "echo", userId: "bench")
         let clock = ContinuousClock()
         var samples: [Duration] = []
@@ -31,18 +32,8 @@ enum StorageBenchmarks {
         for index in 0..<(warmUp + count) {
             var input = Fixtures.userText
             input.clientMessageId = "bench-\(index)"
-            // What the echo skill answers, as the hub builds it.
-            let reply = SkillMessage(
-                payload: input.payload, source: .bot, userId: key.userId, msgId: UUID().uuidString.lowercased(),
-                endOfTurn: true)
             let start = clock.now
-            _ = try await store.receive(.message(input), for: key, at: Date())
-            guard let pending = try await store.pending(for: key), let first = pending.inputs.first else {
-                throw BenchmarkFailure("the stored input is not pending")
-            }
-            _ = try await store.answer(
-                first.sequence, with: [reply], state: pending.conversation.state, in: pending.conversation,
-                at: Date())
+            try await durable.store(input, for: key)
             if index >= warmUp { samples.append(start.duration(to: clock.now)) }
         }
         return samples.sorted()

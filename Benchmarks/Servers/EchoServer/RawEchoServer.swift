@@ -1,17 +1,35 @@
+import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import ParleyServer
 import ServiceLifecycle
 
 /// A WebSocket echo server built from the same libraries as Parley's (Hummingbird, HummingbirdWebSocket) with the
 /// same frame limit and no automatic pings: the baseline of the socket benchmarks, what the transport alone costs.
+/// With a ``DurableEcho``, each frame is stored as Parley stores a message before it is echoed: the floor.
 public enum RawEchoServer {
     /// Serves `ws://127.0.0.1:PORT/echo` on a free port for the duration of `body`, which gets the port.
-    public static func run<Result: Sendable>(_ body: (Int) async throws -> Result) async throws -> Result {
+    public static func run<Result: Sendable>(storing durable: DurableEcho? = nil, _ body: (Int) async throws -> Result)
+        async throws -> Result
+    {
         let sockets = Router(context: BasicWebSocketRequestContext.self)
-        sockets.ws("/echo") { inbound, outbound, _ in
-            for try await message in inbound.messages(maxSize: 1 << 20) {
-                if case .text(let text) = message { try await outbound.write(.text(text)) }
+        if let durable {
+            sockets.ws("/echo") { inbound, outbound, _ in
+                // A conversation per connection, as each load client is a user of its own.
+                let key = ConversationKey(channelId: "echo", userId: UUID().uuidString)
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    guard case .text(let text) = message else { continue }
+                    try await durable.store(frame: text, for: key)
+                    try await outbound.write(.text(text))
+                }
+            }
+        } else {
+            // The baseline exactly: nothing more per connection (`connection.memory` compares with it).
+            sockets.ws("/echo") { inbound, outbound, _ in
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    if case .text(let text) = message { try await outbound.write(.text(text)) }
+                }
             }
         }
         var logger = Logger(label: "bench.raw-echo")

@@ -1,0 +1,34 @@
+import Foundation
+import ParleyCore
+import ParleyServer
+
+/// The least a server must do per message to keep Parley's guarantee with Parley's store: the frame decoded into a
+/// typed user message, stored as pending, then its echo stored with the input marked answered (two transactions,
+/// ``SQLiteConversationStore``), before the echo is written. No hub, no skill, no routing, no `sequence`: the floor
+/// under Parley's own round trip and throughput (docs/performance.md, "The floor").
+public struct DurableEcho: Sendable {
+    let store: SQLiteConversationStore
+
+    /// A store in the SQLite file at `url`.
+    public init(url: URL) throws {
+        store = try SQLiteConversationStore(url: url)
+    }
+
+    /// Stores `input` and its echo for `key`, as the server stores a message and the echo skill's answer.
+    public func store(_ input: UserMessage, for key: ConversationKey) async throws {
+        _ = try await store.receive(.message(input), for: key, at: Date())
+        guard let pending = try await store.pending(for: key), let first = pending.inputs.first else {
+            throw ParleyError(.internalError, "the stored input is not pending")
+        }
+        let reply = SkillMessage(
+            payload: input.payload, source: .bot, userId: key.userId, msgId: UUID.random().uuidString.lowercased(),
+            endOfTurn: true)
+        _ = try await store.answer(
+            first.sequence, with: [reply], state: pending.conversation.state, in: pending.conversation, at: Date())
+    }
+
+    /// Decodes a text frame and stores it with its echo.
+    func store(frame text: String, for key: ConversationKey) async throws {
+        try await store(UserMessage(decoding: text), for: key)
+    }
+}
