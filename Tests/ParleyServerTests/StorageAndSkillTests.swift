@@ -11,6 +11,8 @@ import Testing
 
 @Suite("Storage and skills", .serialized, .timeLimit(.minutes(3)))
 struct StorageAndSkillTests {
+    static let key = ConversationKey(channelId: "echo", userId: "pat")
+
     static func input(_ text: String, id: String?) -> InputFrame {
         var message = UserMessage(payload: .text(text))
         message.clientMessageId = id
@@ -151,6 +153,30 @@ struct StorageAndSkillTests {
         #expect(try await reopened.pending(for: partly)?.inputs.map(\.clientMessageId) == ["a-3"])
         try await answerOldest(of: partly, in: reopened)
         #expect(try await SQLiteConversationStore(url: file).conversationsWithPendingInputs().isEmpty)
+    }
+
+    /// A new file gets the store's page size; a file made with another keeps it, and works.
+    @Test func aNewFileGetsTheStoresPageSizeAndAnOlderOneKeepsItsOwn() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pages-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: data) }
+        func pageSize(of file: URL) throws -> Int? {
+            let database = try DatabaseQueue(path: file.path)
+            defer { try? database.close() }
+            return try database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
+        }
+        let new = data.appendingPathComponent("new.sqlite")
+        _ = try await SQLiteConversationStore(url: new).receive(Self.input("hi", id: "1"), for: Self.key, at: Date())
+        #expect(try pageSize(of: new) == SQLiteConversationStore.pageSize)
+
+        let older = data.appendingPathComponent("older.sqlite")
+        let made = try DatabaseQueue(path: older.path)
+        try await made.write { db in try db.execute(sql: "PRAGMA page_size = 4096; CREATE TABLE other (id INTEGER)") }
+        try made.close()
+        let store = try SQLiteConversationStore(url: older)
+        let received = try await store.receive(Self.input("hi", id: "1"), for: Self.key, at: Date())
+        #expect(received == ReceivedInput(sequence: 1, duplicate: false))
+        #expect(try await store.pending(for: Self.key)?.inputs.map(\.clientMessageId) == ["1"])
+        #expect(try pageSize(of: older) == 4096)
     }
 
     @Test func aRestartedServerKeepsTheConversation() async throws {
