@@ -220,7 +220,7 @@ public struct PostgresConversationStore: ConversationStore {
                         WHERE id = \(conversation.id) RETURNING last_sequence, last_outbound
                         """, logger: logger))?.decode((Int, Int).self)
             else { throw ParleyError(.internalError, "conversation \(conversation.key) vanished") }
-            let stored = replies.enumerated().map { offset, reply in
+            var stored = replies.enumerated().map { offset, reply in
                 StoredMessage(
                     sequence: lastSequence - count + 1 + offset, frame: .skill(reply), createdAt: date,
                     outbound: lastOutbound - count + 1 + offset)
@@ -228,7 +228,7 @@ public struct PostgresConversationStore: ConversationStore {
             if !stored.isEmpty {
                 // Stored with their wire `sequence`, as sockets with Parley's extension get them.
                 let sequences = stored.map(\.sequence)
-                let frames = stored.map { $0.wireFrame.jsonString() }
+                let frames = stored.indices.map { stored[$0].encodeWireFrame() }
                 let outbounds = stored.map { $0.outbound ?? 0 }
                 try await connection.query(
                     """

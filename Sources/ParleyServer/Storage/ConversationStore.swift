@@ -187,13 +187,20 @@ public struct StoredMessage: Sendable, Hashable {
     /// Increasing by one within a conversation, from 1, over both directions.
     public var sequence: Int
     /// The frame. A skill message is kept without its wire `sequence`: that is ``outbound``.
-    public var frame: Frame
+    public var frame: Frame {
+        didSet { encoded = EncodedTexts() }
+    }
     /// When it was stored.
     public var createdAt: Date
     /// For a skill message: 1, 2, 3… over the messages the server sent in the conversation (the wire `sequence`).
-    public var outbound: Int?
+    public var outbound: Int? {
+        didSet { encoded = EncodedTexts() }
+    }
     /// For a user message: whether the skill has not answered it yet.
     public var pending: Bool
+    /// ``wireTexts`` when a store encoded them already (``encodeWireFrame()``), until the frame or ``outbound``
+    /// changes: not part of the message's value.
+    private var encoded = EncodedTexts()
 
     /// Creates a stored message.
     public init(sequence: Int, frame: Frame, createdAt: Date, outbound: Int? = nil, pending: Bool = false) {
@@ -248,10 +255,19 @@ public struct StoredMessage: Sendable, Hashable {
         }
     }
 
+    /// The text of ``wireFrame`` for a store to keep. The message keeps it too, with the text for sockets without
+    /// Parley's extension (``wireTexts``), so that sending it once stored encodes nothing again.
+    public mutating func encodeWireFrame() -> String {
+        let texts = wireTexts
+        encoded = EncodedTexts(texts)
+        return texts.withSequence
+    }
+
     /// The text of ``wireFrame``, and the text a socket without Parley's extension gets (a skill message without
     /// `sequence`), encoded once: `sequence` is the wire frame's last member, so it is appended to the text without
     /// it instead of encoding the message again (encoding was done three times per reply, docs/performance.md).
     var wireTexts: (withSequence: String, plain: String) {
+        if let texts = encoded.texts { return (texts.withSequence, texts.plain) }
         guard case .skill(let message) = frame else {
             let text = wireFrame.jsonString()
             return (text, text)
@@ -262,8 +278,35 @@ public struct StoredMessage: Sendable, Hashable {
         guard message.extra["sequence"] == nil, plain.utf8.count > 2, plain.utf8.last == UInt8(ascii: "}") else {
             return (wireFrame.jsonString(), plain)
         }
-        return (plain.dropLast() + #","sequence":"# + String(outbound) + "}", plain)
+        let suffix = #","sequence":"# + String(outbound) + "}"
+        var withSequence = plain
+        withSequence.reserveCapacity(plain.utf8.count + suffix.utf8.count)
+        withSequence.unicodeScalars.removeLast()  // the closing brace
+        withSequence += suffix
+        return (withSequence, plain)
     }
+}
+
+/// A stored message's texts as encoded by its store, carried with it outside its equality and hash: a message read
+/// back without them is the same message.
+private struct EncodedTexts: Sendable, Hashable {
+    final class Texts: Sendable {
+        let withSequence: String
+        let plain: String
+
+        init(withSequence: String, plain: String) {
+            (self.withSequence, self.plain) = (withSequence, plain)
+        }
+    }
+
+    var texts: Texts?
+
+    init(_ texts: (withSequence: String, plain: String)? = nil) {
+        self.texts = texts.map { Texts(withSequence: $0.withSequence, plain: $0.plain) }
+    }
+
+    static func == (_: Self, _: Self) -> Bool { true }
+    func hash(into _: inout Hasher) {}
 }
 
 /// What storing a user's input found.

@@ -369,10 +369,11 @@ public struct SQLiteConversationStore: ConversationStore {
                 let firstOutbound = after.lastOutbound - replies.count + 1
                 var stored: [StoredMessage] = []
                 for (offset, reply) in replies.enumerated() {
-                    let message = StoredMessage(
+                    var message = StoredMessage(
                         sequence: firstSequence + offset, frame: .skill(reply), createdAt: date,
                         outbound: firstOutbound + offset)
                     // Stored with its wire `sequence`, as sockets with Parley's extension get it.
+                    let text = message.encodeWireFrame()
                     try db.cachedStatement(
                         sql: """
                             INSERT INTO message (conversationId, sequence, direction, frame, createdAt, outbound)
@@ -381,7 +382,7 @@ public struct SQLiteConversationStore: ConversationStore {
                     ).direct { bindings in
                         bindings.bind(conversation.id)
                         bindings.bind(message.sequence)
-                        bindings.bind(message.wireFrame.jsonString())
+                        bindings.bind(text)
                         bindings.bind(stamp)
                         bindings.bind(message.outbound)
                     }

@@ -32,6 +32,22 @@ import Testing
         }
     }
 
+    /// What a store encodes to keep is the wire frame's text, and the message sent afterwards carries both texts
+    /// without being a different message.
+    @Test func theTextsAStoreEncodedTravelWithTheMessage() throws {
+        let message = try #require(Self.seedMessages.first)
+        let plain = StoredMessage(sequence: 2, frame: .skill(message), createdAt: Date(), outbound: 1)
+        var stored = plain
+        #expect(stored.encodeWireFrame() == plain.wireFrame.jsonString())
+        #expect(stored == plain)
+        #expect(Set([stored, plain]).count == 1)
+        // A changed frame or number is encoded again.
+        stored.frame = .skill(SkillMessage(payload: .text("changed")))
+        #expect(stored.wireTexts.withSequence == stored.wireFrame.jsonString())
+        stored.outbound = 9
+        #expect(stored.wireTexts.withSequence.hasSuffix(#","sequence":9}"#))
+    }
+
     /// A skill that set a `sequence` member of its own: the wire frame replaces it where it stands.
     @Test func aSkillsOwnSequenceMemberIsReplacedNotRepeated() throws {
         var message = SkillMessage(payload: .text("hi"), userId: "ann", extra: ["sequence": "mine", "z": 1])
