@@ -73,7 +73,8 @@ public struct ServerConfiguration: Sendable {
     /// is closed. Default 60 seconds.
     public var idleTimeout: Duration = .seconds(60)
     /// How often the server pings an open WebSocket; one that has not answered the previous ping by the next is
-    /// closed. Default 30 seconds.
+    /// closed. A socket's first ping comes within one interval of its opening (the connections of an event loop are
+    /// pinged together). Default 30 seconds.
     public var webSocketPingInterval: Duration = .seconds(30)
     /// The most bytes waiting to be written to one socket; a socket that falls further behind is closed with
     /// ``CloseCode/socketTooSlow`` so that the conversation's other sockets never wait for it. Default 4 MiB.
