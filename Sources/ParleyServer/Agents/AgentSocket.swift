@@ -129,9 +129,8 @@ struct AgentSocket: Sendable {
     private func refuse(_ error: ParleyError, _ outbound: WebSocketOutboundWriter) async {
         metrics.errorSent(error.code)
         try? await outbound.write(.text(JSONValue.object(["type": "error", "error": error.jsonValue]).jsonString()))
-        var reason = error.message
-        while reason.utf8.count > 123 { reason.removeLast() }
-        try? await outbound.close(.init(codeNumber: Int(CloseCode(for: error.code).rawValue)), reason: reason)
+        try? await outbound.close(
+            .init(codeNumber: Int(CloseCode(for: error.code).rawValue)), reason: error.message.clippedToCloseReason)
     }
 
     /// Compares secrets without leaking where or whether they differ through timing: both are hashed first, so the

@@ -431,8 +431,6 @@ struct ChatSocket {
         logger.info("refused a socket: \(error)")
         metrics.errorSent(error.code)
         let closeCode = code ?? CloseCode(for: error.code)
-        var reason = "\(error.code): \(error.message)"
-        while reason.utf8.count > 123 { reason.removeLast() }
-        try await outbound.close(.init(codeNumber: Int(closeCode.rawValue)), reason: reason)
+        try await outbound.close(.init(codeNumber: Int(closeCode.rawValue)), reason: error.closeReason)
     }
 }

@@ -235,12 +235,10 @@ final class SocketOutbox: Sendable {
 
     /// Writes the close frame through Hummingbird's writer (after the frames already in the pipeline), then ends.
     private func sendClose(_ error: ParleyError) {
-        var reason = "\(error.code): \(error.message)"
-        while reason.utf8.count > 123 { reason.removeLast() }
         let code = WebSocketErrorCode(codeNumber: Int(CloseCode(for: error.code).rawValue))
         let writer = writer
         Task {
-            try? await writer.close(code, reason: reason)
+            try? await writer.close(code, reason: error.closeReason)
             self.closeAll()
         }
     }

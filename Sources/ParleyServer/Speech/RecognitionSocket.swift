@@ -357,9 +357,7 @@ struct RecognitionSocket {
         logger.info("refused a speech socket: \(refusal.error)")
         metrics.errorSent(refusal.error.code)
         try await outbound.write(.text(Self.errorFrame(refusal.error, requestId: requestId)))
-        var reason = "\(refusal.error.code): \(refusal.error.message)"
-        while reason.utf8.count > 123 { reason.removeLast() }
-        try await outbound.close(.init(codeNumber: Int(refusal.code.rawValue)), reason: reason)
+        try await outbound.close(.init(codeNumber: Int(refusal.code.rawValue)), reason: refusal.error.closeReason)
     }
 
     /// Refuses a socket whose client may not have spoken yet: after its first frame, or after

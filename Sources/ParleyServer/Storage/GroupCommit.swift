@@ -7,10 +7,9 @@ import NIOConcurrencyHelpers
 ///
 /// A caller returns only once the transaction holding its write has committed. A write that throws fails alone (the
 /// batch is written again with a savepoint per write, ``commit(_:in:)``); a commit that fails fails every write of
-/// its batch. The caller that finds no
-/// transaction running writes the batches (at most ``batchesPerLeader``), then hands the job to the oldest waiting
-/// caller, so that no caller writes for the others indefinitely. Waiting callers are suspended, not blocked: the
-/// threads of the concurrency pool stay free for other work.
+/// its batch. The caller that finds no transaction running writes the batches (at most ``batchesPerLeader``), then
+/// hands the job to the oldest waiting caller, so that no caller writes for the others indefinitely. Waiting callers
+/// are suspended, not blocked: the threads of the concurrency pool stay free for other work.
 ///
 /// A write can also ask to be told of its commit (`committed`): those calls are made in commit order, one at a time,
 /// right after each commit, before any later transaction starts — what an in-memory copy of committed data needs to
@@ -90,7 +89,7 @@ final class GroupCommit: Sendable {
         state.withLockedValue { $0.queue.count }
     }
 
-    /// Runs `work` in the next transaction (in a savepoint of its own when it shares it) and returns its result once
+    /// Runs `work` in the next transaction (shared with the other writes of its batch) and returns its result once
     /// that transaction commits.
     /// - Parameter committed: Called with the result once the transaction has committed, in commit order, before
     ///   the next transaction starts. It runs while the database's writer is held: keep it short.
