@@ -159,8 +159,11 @@ struct StorageAndSkillTests {
     @Test func aNewFileGetsTheStoresPageSizeAndAnOlderOneKeepsItsOwn() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pages-\(UUID())")
         defer { try? FileManager.default.removeItem(at: data) }
+        // A store just gone may still be closing its connections (the last one checkpoints the log): wait for it.
+        var waiting = Configuration()
+        waiting.busyMode = .timeout(10)
         func pageSize(of file: URL) throws -> Int? {
-            let database = try DatabaseQueue(path: file.path)
+            let database = try DatabaseQueue(path: file.path, configuration: waiting)
             defer { try? database.close() }
             return try database.read { db in try Int.fetchOne(db, sql: "PRAGMA page_size") }
         }
@@ -169,7 +172,7 @@ struct StorageAndSkillTests {
         #expect(try pageSize(of: new) == SQLiteConversationStore.pageSize)
 
         let older = data.appendingPathComponent("older.sqlite")
-        let made = try DatabaseQueue(path: older.path)
+        let made = try DatabaseQueue(path: older.path, configuration: waiting)
         try await made.write { db in try db.execute(sql: "PRAGMA page_size = 4096; CREATE TABLE other (id INTEGER)") }
         try made.close()
         let store = try SQLiteConversationStore(url: older)
