@@ -36,7 +36,8 @@ final class DataFolderLock: Service, Sendable {
     /// The folder locked.
     let folder: URL
 
-    /// Takes the lock on `folder`, creating the folder when missing, or throws at once (never waits).
+    /// Takes the lock on `folder`, creating the folder when missing, or throws: at once when another process holds
+    /// it, after half a second when this process does.
     /// - Throws: ``ParleyError/Code/dataFolderLocked`` when another holder has it;
     ///   ``ParleyError/Code/dataFolderUnavailable`` when the folder or its lock file cannot be made.
     init(folder: URL) throws(ParleyError) {
@@ -54,10 +55,18 @@ final class DataFolderLock: Service, Sendable {
             let reason = String(cString: strerror(errno))
             throw ParleyError(.dataFolderUnavailable, "cannot open \(path): \(reason)")
         }
-        var result: Int32
-        repeat { result = flock(fd, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
-        guard result == 0 else {
-            let failure = errno
+        var failure = Self.tryLock(fd)
+        // A process being started holds a copy of every descriptor of this one until it runs its program (close-on-exec
+        // closes them only then), so a lock an application of this process just gave back can still be held for a
+        // moment by a child another part of the process is spawning. When the holder is this process, look again for
+        // a short while before refusing.
+        if failure == EWOULDBLOCK, Self.readHolder(fd) == getpid() {
+            for _ in 0..<Self.ownHolderRetries where failure == EWOULDBLOCK {
+                usleep(Self.ownHolderRetryMicroseconds)
+                failure = Self.tryLock(fd)
+            }
+        }
+        guard failure == 0 else {
             let holder = Self.readHolder(fd)
             close(fd)
             if failure == EWOULDBLOCK {
@@ -97,6 +106,18 @@ final class DataFolderLock: Service, Sendable {
             close(fd)
             descriptor = nil
         }
+    }
+
+    /// How often, and how far apart, a lock held by this very process is tried again (half a second in all).
+    static let ownHolderRetries = 100
+    static let ownHolderRetryMicroseconds: UInt32 = 5_000
+
+    /// Tries to take the lock without waiting: 0, or the `errno` of the failure (`EWOULDBLOCK` when it is held).
+    private static func tryLock(_ fd: Int32) -> Int32 {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EINTR else { return errno }
+        }
+        return 0
     }
 
     /// The process id written in the lock file by its holder, if it reads as one.
