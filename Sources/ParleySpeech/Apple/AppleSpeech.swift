@@ -2,7 +2,6 @@
 // small and use only long-standing API (iOS 16 / macOS 13).
 #if canImport(AVFoundation)
     public import AVFoundation
-    public import Foundation
     public import ParleyCore
 
     /// Speech synthesis with `AVSpeechSynthesizer`, written to a file.
@@ -49,29 +48,50 @@
         }
 
         /// Writes `request` to `file` (the synthesizer's PCM format, in a CAF/WAV container chosen by the extension).
+        ///
+        /// The buffers are written in the synthesiser's callback, where they arrive one at a time: no
+        /// `AVAudioPCMBuffer` (not Sendable) leaves the callback; only the outcome does. The synthesiser is kept
+        /// alive until the last buffer (AVSpeechSynthesizer stops when it is deallocated).
         public func synthesize(_ request: SynthesisRequest, to file: URL) async throws(ParleyError) {
             let utterance = Self.utterance(for: request)
             let synthesizer = AVSpeechSynthesizer()
-            let (buffers, sink) = AsyncStream.makeStream(of: AVAudioPCMBuffer.self)
-            synthesizer.write(utterance) { buffer in
-                guard let pcm = buffer as? AVAudioPCMBuffer else { return }
-                if pcm.frameLength == 0 { sink.finish() } else { sink.yield(pcm) }
-            }
+            let (outcomes, sink) = AsyncStream.makeStream(of: Result<Void, ParleyError>.self)
             var output: AVAudioFile?
-            do {
-                for await buffer in buffers {
-                    if output == nil { output = try AVAudioFile(forWriting: file, settings: buffer.format.settings) }
-                    try output?.write(from: buffer)
+            var failed = false
+            synthesizer.write(utterance) { buffer in
+                guard !failed, let pcm = buffer as? AVAudioPCMBuffer else { return }
+                if pcm.frameLength == 0 {
+                    output = nil  // closes the file
+                    sink.yield(.success(()))
+                    sink.finish()
+                    return
                 }
-            } catch {
-                throw ParleyError(.speechEngineFailed, "cannot write \(file.path)", underlying: error)
+                do {
+                    if output == nil { output = try AVAudioFile(forWriting: file, settings: pcm.format.settings) }
+                    try output?.write(from: pcm)
+                } catch {
+                    failed = true
+                    output = nil
+                    sink.yield(
+                        .failure(ParleyError(.speechEngineFailed, "cannot write \(file.path)", underlying: error)))
+                    sink.finish()
+                }
             }
+            var outcome: Result<Void, ParleyError> = .failure(
+                ParleyError(.speechEngineFailed, "speech synthesis was cancelled"))
+            for await first in outcomes {
+                outcome = first
+                break
+            }
+            if Task.isCancelled { synthesizer.stopSpeaking(at: .immediate) }
+            withExtendedLifetime(synthesizer) {}
+            try outcome.get()
         }
     }
 #endif
 
 #if canImport(Speech)
-    public import Speech
+    import Speech
 
     /// Speech recognition of recorded audio with `SFSpeechRecognizer`.
     public struct AppleRecognizer: SpeechRecognizer {

@@ -1,6 +1,8 @@
 public import ParleyCore
 
-#if canImport(AVFAudio) && (os(iOS) || os(visionOS) || os(tvOS))
+// AVAudioSession exists where UIKit does (iOS, iPadOS, tvOS, visionOS, Mac Catalyst): a `canImport` guard, not
+// `os(iOS)`, so the Linux type-check compiles the branch.
+#if canImport(UIKit) && canImport(AVFAudio)
     import AVFAudio
 #endif
 
@@ -121,7 +123,7 @@ extension AudioSessionConfiguration {
     /// have no per-app audio session (sox's `rec` and `play` use the default ALSA/PulseAudio or Core Audio
     /// devices), and the report says so.
     func apply() -> AudioSessionReport {
-        #if canImport(AVFAudio) && (os(iOS) || os(visionOS) || os(tvOS))
+        #if canImport(UIKit) && canImport(AVFAudio)
             var options: AVAudioSession.CategoryOptions = []
             if has("mixWithOthers") { options.insert(.mixWithOthers) }
             if has("duckOthers") { options.insert(.duckOthers) }

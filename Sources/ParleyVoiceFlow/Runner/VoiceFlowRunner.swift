@@ -3,6 +3,12 @@ public import Logging
 public import ParleyCore
 public import ParleySpeech
 
+// AVAudioSession exists where UIKit does (iOS, iPadOS, tvOS, visionOS, Mac Catalyst); an import counts in its own file
+// only, so this file imports AVFAudio itself. `canImport` rather than `os(iOS)`, so the Linux type-check compiles it.
+#if canImport(UIKit) && canImport(AVFAudio)
+    import AVFAudio
+#endif
+
 /// Runs voice flows with speech engines: the actor that performs an ``Engine``'s actions.
 ///
 /// ```swift
@@ -169,7 +175,7 @@ public actor VoiceFlowRunner {
     public func initializeAudioSession(_ configuration: AudioSessionConfiguration) -> AudioSessionReport {
         let report = configuration.apply()
         if !report.applied { log(.info, "AudioSession", "audio session not applied: \(report.note ?? "")") }
-        #if canImport(AVFAudio) && (os(iOS) || os(visionOS) || os(tvOS))
+        #if canImport(UIKit) && canImport(AVFAudio)
             if report.applied { observeInterruptions() }
         #endif
         audioSession = report
@@ -191,7 +197,7 @@ public actor VoiceFlowRunner {
         try initializeAudioSession(json: try readResource(file, .voiceFlow))
     }
 
-    #if canImport(AVFAudio) && (os(iOS) || os(visionOS) || os(tvOS))
+    #if canImport(UIKit) && canImport(AVFAudio)
         private var interruptionObserver: (any NSObjectProtocol)?
 
         private func observeInterruptions() {
@@ -199,10 +205,14 @@ public actor VoiceFlowRunner {
             interruptionObserver = NotificationCenter.default.addObserver(
                 forName: AVAudioSession.interruptionNotification, object: nil, queue: nil
             ) { [weak self] notification in
-                let raw = notification.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt
-                let began = raw.flatMap(AVAudioSession.InterruptionType.init(rawValue:)) == .began
+                // Decoded here (a Notification is not Sendable); what it means is AudioSessionEvent's, tested on Linux.
+                guard let type = notification.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt,
+                    let event = AudioSessionEvent(
+                        interruptionType: type,
+                        options: notification.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt)
+                else { return }
                 Task { [weak self] in
-                    if began {
+                    if event == .interruptionBegan {
                         try? await self?.audioInterruptionBegan()
                     } else {
                         try? await self?.audioInterruptionEnded()
