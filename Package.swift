@@ -122,7 +122,9 @@ let package = Package(
                     name: "Subprocess", package: "swift-subprocess", condition: .when(platforms: [.linux, .macOS])),
                 // FilePath, for a program given by path: the System framework on macOS, this package on Linux.
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
-            ]
+            ],
+            // The whisper engine's worker (issue 34), run by WhisperRecognizer with python3; found with Bundle.module.
+            resources: [.copy("Linux/whisper_worker.py")]
         ),
         // The PostgreSQL conversation store (issue 20): its own target, so that an app embedding the SQLite server
         // never pulls postgres-nio.

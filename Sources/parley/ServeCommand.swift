@@ -156,13 +156,22 @@ struct ServerOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The speech engines: system (PocketSphinx and espeak-ng), scripted or none (default system).",
+            "The recogniser: whisper, pocketsphinx, scripted or none (default: whisper with --whisper-model, else "
+                + "pocketsphinx); espeak-ng speaks.",
             discussion: """
-                scripted recognises the --speech-transcript texts in turn, one per recognition, with an energy \
-                detector instead of a recogniser: for demonstrations and tests on machines without PocketSphinx.
+                whisper runs OpenAI's Whisper (faster-whisper) on the model of --whisper-model; pocketsphinx is the \
+                small fallback (system is the default choice). scripted recognises the --speech-transcript texts in \
+                turn, one per recognition, with an energy detector instead of a recogniser: for demonstrations and \
+                tests on machines without an engine. See docs/speech.md.
                 """,
             valueName: "engine"))
     var speechEngine: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A Whisper model folder (CTranslate2: model.bin, config.json, tokenizer.json); whisper then recognises.",
+            valueName: "dir"))
+    var whisperModel: String?
 
     @Option(help: "A text the scripted recogniser hears (repeat for more; with --speech-engine scripted).")
     var speechTranscript: [String] = []
@@ -177,8 +186,12 @@ struct ServerOptions: ParsableArguments {
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-certificate and --tls-key go together")
         }
-        if let speechEngine, !["system", "scripted", "none"].contains(speechEngine) {
-            throw ValidationError("--speech-engine is system, scripted or none")
+        if let speechEngine, !ServerConfigurationFile.speechEngines.contains(speechEngine) {
+            throw ValidationError(
+                "--speech-engine is " + ServerConfigurationFile.speechEngines.joined(separator: ", "))
+        }
+        if speechEngine == "whisper", whisperModel == nil, config == nil {
+            throw ValidationError("--speech-engine whisper needs --whisper-model DIR")
         }
         if authChannel != nil, secret?.isEmpty ?? true {
             throw ValidationError("--auth-channel needs --secret")
@@ -234,13 +247,18 @@ struct ServerOptions: ParsableArguments {
             configuration.tls = TLSFiles(
                 certificate: URL(fileURLWithPath: certificate), key: URL(fileURLWithPath: key))
         }
-        switch speechEngine ?? file?.speechEngine ?? "system" {
+        let engine = speechEngine ?? file?.speechEngine ?? "system"
+        switch engine {
         case "scripted":
             configuration.speech = SpeechConfiguration(
                 recognizer: ScriptedStreamingRecognizer(transcripts: speechTranscript),
                 synthesizer: SpeechConfiguration.system.synthesizer)
         case "none": configuration.speech = .none
-        default: configuration.speech = .system
+        default:
+            let model = whisperModel ?? file?.whisperModel
+            configuration.speech = .system
+            configuration.speech.recognizer = try RecognitionEngine.choose(engine, whisperModel: model)
+                .recognizer(whisperModel: model)
         }
         configuration.agentKey = agentKey
         configuration.maxConnections = maxConnections

@@ -7,7 +7,9 @@
 /// `metricsPath` and `metricsToken`, optional, are ``ServerConfiguration/metricsPath`` (`""` serves no metrics) and
 /// ``ServerConfiguration/metricsToken`` (docs/deploy.md, "Metrics"); the command line's options win over them.
 /// `tlsCertificate` and `tlsKey`, optional and together, are the PEM files of ``ServerConfiguration/tls``;
-/// `speechEngine`, optional, is `system` (the default), `scripted` or `none` (docs/speech.md, "The server").
+/// `speechEngine`, optional, is `system` (the default: `whisper` when `whisperModel` is given, else
+/// `pocketsphinx`), `whisper`, `pocketsphinx`, `scripted` or `none`; `whisperModel`, optional, is a Whisper model
+/// folder (docs/speech.md, "Whisper"); `--speech-engine` and `--whisper-model` win over them.
 public struct ServerConfigurationFile: JSONConvertible {
     /// The channels, in order.
     public var channels: [ChannelConfiguration]
@@ -21,8 +23,10 @@ public struct ServerConfigurationFile: JSONConvertible {
     public var tlsCertificate: String?
     /// The PEM private key file of ``tlsCertificate``.
     public var tlsKey: String?
-    /// The speech engines: `system`, `scripted` or `none`; nil for `system`.
+    /// The speech engines: `system`, `whisper`, `pocketsphinx`, `scripted` or `none`; nil for `system`.
     public var speechEngine: String?
+    /// The Whisper model folder of the `whisper` engine; nil for none.
+    public var whisperModel: String?
 
     /// Creates a file's content.
     public init(
@@ -45,15 +49,22 @@ public struct ServerConfigurationFile: JSONConvertible {
         tlsCertificate = try reader.optional("tlsCertificate")
         tlsKey = try reader.optional("tlsKey")
         speechEngine = try reader.optional("speechEngine")
+        whisperModel = try reader.optional("whisperModel")
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ParleyError(
                 .invalidValue, "tlsCertificate and tlsKey go together",
                 path: JSONPath([.key(tlsCertificate == nil ? "tlsKey" : "tlsCertificate")]))
         }
-        if let speechEngine, !["system", "scripted", "none"].contains(speechEngine) {
+        if let speechEngine, !Self.speechEngines.contains(speechEngine) {
             throw ParleyError(
-                .invalidValue, "speechEngine is \"system\", \"scripted\" or \"none\"",
+                .invalidValue,
+                "speechEngine is " + Self.speechEngines.map { "\"\($0)\"" }.joined(separator: ", "),
                 path: JSONPath([.key("speechEngine")]))
+        }
+        if speechEngine == "whisper", whisperModel == nil {
+            throw ParleyError(
+                .invalidValue, "speechEngine \"whisper\" needs whisperModel, a model folder",
+                path: JSONPath([.key("whisperModel")]))
         }
         if let metricsPath, !metricsPath.isEmpty, !metricsPath.hasPrefix("/") {
             throw ParleyError(
@@ -80,6 +91,10 @@ public struct ServerConfigurationFile: JSONConvertible {
         if let tlsCertificate { object.append("tlsCertificate", .string(tlsCertificate)) }
         if let tlsKey { object.append("tlsKey", .string(tlsKey)) }
         if let speechEngine { object.append("speechEngine", .string(speechEngine)) }
+        if let whisperModel { object.append("whisperModel", .string(whisperModel)) }
         return .object(object)
     }
+
+    /// The values of `speechEngine`.
+    public static let speechEngines = ["system", "whisper", "pocketsphinx", "scripted", "none"]
 }

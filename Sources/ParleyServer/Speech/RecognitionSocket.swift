@@ -50,6 +50,8 @@ struct RecognitionSocket {
             switch code {
             case .speechUnsupportedLocale: .unsupportedData
             case .speechDisabled, .speechTimeout: .policyViolation
+            // The engine's own concurrency cap (whisper's), like the server's: try again shortly.
+            case .speechEngineBusy: .tryAgainLater
             default: CloseCode(for: code)
             }
         }

@@ -9,7 +9,8 @@ public import ParleySpeech
 /// when an operator or a test gives it.
 public struct SpeechConfiguration: Sendable {
     /// The recognizer of `/voice/stream/recognize`; nil for none (every recognition is refused with
-    /// `speech.engineUnavailable`). Default: ``PocketsphinxStreamingRecognizer`` on Linux, none elsewhere.
+    /// `speech.engineUnavailable`). Default: ``PocketsphinxStreamingRecognizer`` on Linux, none elsewhere;
+    /// `WhisperRecognizer` for open dictation (`parley serve --whisper-model DIR`, docs/speech.md, "Whisper").
     public var recognizer: (any StreamingRecognizer)?
     /// The synthesiser of `/tts/speak` and `/tts/voices`; nil for none. Default: ``EspeakSynthesizer`` where
     /// programs can be run (Linux, macOS).
@@ -66,10 +67,23 @@ public struct SpeechConfiguration: Sendable {
     }
 
     /// What the engines can do now, one line each, for `parley serve`'s banner: `recognition by pocketSphinx
-    /// (en-US)`, or `recognition unavailable (…)` naming what is missing; the same for synthesis.
+    /// (en-US)`, or `recognition unavailable (…)` naming what is missing; the same for synthesis. A
+    /// `WhisperRecognizer`'s worker is started (its model loaded) here.
     public func availability() async -> [String] {
         var lines: [String] = []
         if let recognizer {
+            #if canImport(Subprocess)
+                // The whisper worker is started now, so the first recognition does not wait for the model to load
+                // and a model that does not load is said here.
+                if let whisper = recognizer as? WhisperRecognizer {
+                    do {
+                        try await whisper.start()
+                    } catch {
+                        lines.append("recognition unavailable (\(error.code): \(error.message))")
+                        return lines + (await synthesisLines())
+                    }
+                }
+            #endif
             let locales = await recognizer.locales()
             lines.append(
                 locales.isEmpty
@@ -78,6 +92,11 @@ public struct SpeechConfiguration: Sendable {
         } else {
             lines.append("recognition unavailable (no recognizer)")
         }
+        return lines + (await synthesisLines())
+    }
+
+    private func synthesisLines() async -> [String] {
+        var lines: [String] = []
         if let synthesizer {
             do {
                 let voices = try await synthesizer.voices()

@@ -83,6 +83,9 @@ struct ChatCommand: AsyncParsableCommand {
     @Option(help: "With --voice: the speech locale (Oracle's speechLocale), such as en-us or fr-fr.")
     var speechLocale = "en-us"
 
+    /// With --voice --speech device: `--speech-engine whisper|pocketsphinx` and `--whisper-model DIR`.
+    @OptionGroup var recognition: RecognizerOptions
+
     func validate() throws {
         guard let serverURL = URL(string: url), serverURL.scheme != nil, serverURL.host != nil else {
             throw ValidationError("--url \(url) is not a URL such as http://127.0.0.1:8080")
@@ -150,11 +153,13 @@ extension ChatCommand {
         if speech == .device {
             let list = (phrases ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let request = StreamingRecognitionRequest(phrases: list.filter { !$0.isEmpty })
+            // --speech-engine / --whisper-model (validated already); Apple's recogniser where the choice does not run.
             #if os(Linux)
-                let recognizer: any StreamingRecognizer = PocketsphinxStreamingRecognizer()
+                let fallback: any StreamingRecognizer = PocketsphinxStreamingRecognizer()
             #else
-                let recognizer: any StreamingRecognizer = AppleStreamingRecognizer()
+                let fallback: any StreamingRecognizer = AppleStreamingRecognizer()
             #endif
+            let recognizer = ((try? recognition.recognizer()) ?? nil) ?? fallback
             setup.service = OnDeviceSpeechService(
                 recognizer: recognizer, synthesizer: EspeakSynthesizer(), request: request)
         }

@@ -125,8 +125,11 @@ struct RunVoiceFlow: AsyncParsableCommand {
     @Flag(help: "Use the real engines: espeak-ng for prompts and user turns, pocketsphinx to recognise them.")
     var speak = false
 
-    @Flag(help: "Talk to the microphone and speakers (sox rec/play, espeak-ng, streaming pocketsphinx).")
+    @Flag(help: "Talk to the microphone and speakers (sox rec/play, espeak-ng, streaming pocketsphinx or whisper).")
     var live = false
+
+    /// With --live or --audio-in: `--speech-engine whisper|pocketsphinx` and `--whisper-model DIR`.
+    @OptionGroup var recognition: RecognizerOptions
 
     @Option(
         name: .customLong("audio-in"), parsing: .upToNextOption,
@@ -212,12 +215,14 @@ struct RunVoiceFlow: AsyncParsableCommand {
     /// A runner with streaming speech: the sound devices (checked first: without them the command fails with
     /// `speech.audioDeviceUnavailable` rather than running a flow that cannot hear or speak) or the --audio-in files.
     func liveRunner(seed: UInt64) async throws -> VoiceFlowRunner {
-        #if os(Linux)
-            let recognizer = PocketsphinxStreamingRecognizer()
-        #else
-            print("error[\(ParleyError.Code.speechEngineUnavailable)]: live voice flows need PocketSphinx (Linux)")
+        // --speech-engine whisper|pocketsphinx and --whisper-model: the dialog's user inputs are the phrases of each
+        // recognition, a grammar for PocketSphinx and hot words (the prompt) for Whisper.
+        guard let recognizer = try recognition.recognizer() else {
+            print(
+                "error[\(ParleyError.Code.speechEngineUnavailable)]: live voice flows need PocketSphinx (Linux) or "
+                    + "--whisper-model")
             throw ExitCode.failure
-        #endif
+        }
         let speech: LiveSpeech
         if live {
             if let error = await Self.soundDeviceError() {
