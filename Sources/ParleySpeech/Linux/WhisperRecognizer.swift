@@ -44,7 +44,7 @@ extension ParleyError.Code {
             public var computeType: String
             /// The most sessions at once; one more is refused with `speech.engineBusy`. Default 4.
             public var maxConcurrentRecognitions: Int
-            /// The least audio between two partial decodes of an utterance. Default 500 ms.
+            /// The least audio between two partial decodes of an utterance. Default 300 ms.
             public var partialInterval: Duration
             /// The least growth of the utterance between two partial decodes, as a fraction of its length: partial
             /// decodes then cost a bounded multiple of the audio. Default 0.5.
@@ -57,15 +57,19 @@ extension ParleyError.Code {
             public var padding: Duration
             /// The audio before the detected start of speech that is decoded with it. Default 300 ms.
             public var preRoll: Duration
+            /// The pause after which the final's decode starts, before the end of speech is certain (it is dropped
+            /// if speech resumes): the final then comes sooner after the end silence. `.zero` for never. Default
+            /// 200 ms.
+            public var speculationPause: Duration
             /// The energy detector's settings; each request's `endSilence` replaces the hangover.
             public var voiceActivity: VoiceActivityParameters
 
             /// Creates a configuration.
             public init(
                 python: String = "python3", workerScript: URL? = nil, threads: Int = 0, computeType: String = "int8",
-                maxConcurrentRecognitions: Int = 4, partialInterval: Duration = .milliseconds(500),
+                maxConcurrentRecognitions: Int = 4, partialInterval: Duration = .milliseconds(300),
                 partialGrowth: Double = 0.5, finalBeams: Int = 3, padding: Duration = .seconds(5),
-                preRoll: Duration = .milliseconds(300),
+                preRoll: Duration = .milliseconds(300), speculationPause: Duration = .milliseconds(200),
                 voiceActivity: VoiceActivityParameters = VoiceActivityParameters()
             ) {
                 self.python = python
@@ -78,6 +82,7 @@ extension ParleyError.Code {
                 self.finalBeams = max(1, finalBeams)
                 self.padding = padding
                 self.preRoll = preRoll
+                self.speculationPause = speculationPause
                 self.voiceActivity = voiceActivity
             }
         }

@@ -34,6 +34,10 @@
         /// The events have ended and the session left the worker.
         private var closed = false
         private var finalTask: Task<Void, Never>?
+        /// Quiet slices in a row while speaking.
+        private var quietSlices = 0
+        /// The final decode started early, in a pause: the utterance's length then, and the decode.
+        private var speculation: (length: Int, reply: Task<Result<WhisperReply, ParleyError>, Never>)?
 
         private var preRollSamples: Int {
             AudioBuffer.samples(in: configuration.preRoll, sampleRate: AudioBuffer.recognitionSampleRate)
@@ -124,6 +128,11 @@
                 recent = []
                 nextPartialAt = utterance.count + partialStep(utterance.count)
             }
+            if endpointer.speechStart != nil {
+                quietSlices =
+                    AudioLevel(samples: samples).dBFS > configuration.voiceActivity.threshold ? 0 : quietSlices + 1
+                speculateIfPaused()
+            }
             await perform(actions)
             if !decided { startPartialIfDue() }
         }
@@ -189,6 +198,44 @@
 
         // MARK: The final result
 
+        /// The final's decode, started early: once the speaker has paused for ``speculationPause``, the utterance so
+        /// far is decoded as the final would be. If the pause turns out to be the end (the detector's hangover passes
+        /// with nothing but quiet), that is the final — the audio since was silence — and it is ready sooner; if
+        /// speech resumes, it is dropped. One per pause.
+        private func speculateIfPaused() {
+            guard configuration.speculationPause > .zero, !decided,
+                quietSlices
+                    == max(
+                        1,
+                        AudioBuffer.samples(
+                            in: configuration.speculationPause, sampleRate: AudioBuffer.recognitionSampleRate)
+                            / DecoderSession.sliceLength)
+            else {
+                if quietSlices == 0 { speculation = nil }
+                return
+            }
+            let audio = utterance
+            let decoding = finalRequest()
+            let worker = worker
+            speculation = (
+                audio.count,
+                Task { () -> Result<WhisperReply, ParleyError> in
+                    do throws(ParleyError) {
+                        return .success(try await worker.decode(decoding, audio: audio))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            )
+        }
+
+        private func finalRequest() -> WhisperRequest {
+            let alternatives = request.maxAlternatives
+            return WhisperRequest(
+                id: 0, language: language, prompt: prompt, beams: max(alternatives, configuration.finalBeams),
+                alternatives: alternatives, padSeconds: configuration.padding / .seconds(1))
+        }
+
         private func startFinal(tooMuch: Bool) {
             decided = true
             pending = []
@@ -200,14 +247,19 @@
                 finalTask = Task { await self.close(.noSpeech(after: end)) }
                 return
             }
-            let alternatives = request.maxAlternatives
-            let decoding = WhisperRequest(
-                id: 0, language: language, prompt: prompt, beams: max(alternatives, configuration.finalBeams),
-                alternatives: alternatives, padSeconds: configuration.padding / .seconds(1))
+            let decoding = finalRequest()
             let worker = worker
+            // The early decode stands when only quiet slices came after it (the pause was the end).
+            let early = quietSlices > 0 && !tooMuch ? speculation?.reply : nil
+            speculation = nil
             finalTask = Task {
                 do throws(ParleyError) {
-                    let reply = try await worker.decode(decoding, audio: audio)
+                    let reply =
+                        if let early, case .success(let reply) = await early.value {
+                            reply
+                        } else {
+                            try await worker.decode(decoding, audio: audio)
+                        }
                     let text = DecoderSession.clean(reply.text ?? "")
                     let alternatives = (reply.alternatives ?? []).map {
                         RecognitionAlternative(text: DecoderSession.clean($0.text), confidence: $0.confidence)
