@@ -33,8 +33,10 @@ struct DemoCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: port, dataDirectory: data,
             channels: [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: .demo)])
-        let agentKey = String(UUID().uuidString.prefix(8)).lowercased()
+        // A key of this run only; the console signs in with a token it signs, for an agent named "Agent".
+        let agentKey = (0..<2).map { _ in UUID().uuidString }.joined()
         configuration.agentKey = agentKey
+        let agentToken = AgentToken.mint(agent: "Agent", key: agentKey, lifetime: AgentToken.maxLifetime)
         var logger = Logger(label: "parley.demo")
         logger.logLevel = .error
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
@@ -50,7 +52,7 @@ struct DemoCommand: AsyncParsableCommand {
             if TerminalChat.standardInputIsTerminal {
                 TerminalChat.say("Parley demo: the pizza skill at http://127.0.0.1:\(port), channel demo.")
                 TerminalChat.say(
-                    "Live agents: open http://127.0.0.1:\(port)/agent with the key \(agentKey), "
+                    "Live agents: open http://127.0.0.1:\(port)/agent and sign in with the token \(agentToken), "
                         + "then type \"agent\" here."
                 )
             }

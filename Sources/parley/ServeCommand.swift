@@ -115,8 +115,20 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "A dialog-definition file to route the command-line channels to, instead of the demo skill.")
     var skill: String?
 
-    @Option(help: "Switch on the live-agent console at /agent; agents sign in with this key (see docs/agents.md).")
+    @Option(
+        help: ArgumentHelp(
+            "Switch on the live-agent console at /agent with this agent key, which signs the agents' tokens.",
+            discussion: """
+                Agents sign in with their own token, minted with `parley token --agent NAME` (see docs/agents.md), \
+                never with the key. Also PARLEY_AGENT_KEY in the environment, --agent-key-file, or the configuration \
+                file's "agentKey", which keep it out of the process list.
+                """,
+            valueName: "key"))
     var agentKey: String?
+
+    @Option(help: ArgumentHelp("A file holding the agent key (see --agent-key).", valueName: "path"))
+    var agentKeyFile: String?
+
     @Flag(help: "Also serve a Genesys Mobile Services simulator under /genesys (see docs/genesys.md).")
     var gms = false
 
@@ -211,6 +223,12 @@ struct ServerOptions: ParsableArguments {
         if metricsToken?.isEmpty == true {
             throw ValidationError("--metrics-token must not be empty")
         }
+        if agentKey?.isEmpty == true {
+            throw ValidationError("--agent-key must not be empty")
+        }
+        if agentKey != nil, agentKeyFile != nil {
+            throw ValidationError("--agent-key and --agent-key-file go one at a time")
+        }
     }
 
     /// The server's configuration, and the database URL (`--database`, else the configuration file's `database`;
@@ -260,7 +278,8 @@ struct ServerOptions: ParsableArguments {
             configuration.speech.recognizer = try RecognitionEngine.choose(engine, whisperModel: model)
                 .recognizer(whisperModel: model)
         }
-        configuration.agentKey = agentKey
+        // The command line, then the environment, then the file (docs/security.md, "Live agents").
+        configuration.agentKey = try agentKey ?? Self.agentKey(file: agentKeyFile) ?? file?.agentKey
         configuration.maxConnections = maxConnections
         if let headerTimeout { configuration.headerTimeout = headerTimeout.duration }
         if let idleTimeout { configuration.idleTimeout = idleTimeout.duration }
@@ -282,6 +301,22 @@ struct ServerOptions: ParsableArguments {
             ]
         }
         return (configuration, database ?? fileDatabase)
+    }
+
+    /// The agent key of `--agent-key-file` (its text without surrounding white space), else of `PARLEY_AGENT_KEY`.
+    static func agentKey(file path: String?) throws -> String? {
+        guard let path else {
+            return ProcessInfo.processInfo.environment["PARLEY_AGENT_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        }
+        let text: String
+        do {
+            text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+        } catch {
+            throw ValidationError("--agent-key-file \(path): \(error.localizedDescription)")
+        }
+        let key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !key.isEmpty else { throw ValidationError("--agent-key-file \(path) is empty") }
+        return key
     }
 
     /// The routes the server serves besides Parley's own: the GMS simulator with `--gms`.
@@ -319,8 +354,15 @@ struct ServerOptions: ParsableArguments {
         for line in speech {
             lines.append("  speech: \(line)")
         }
-        if configuration.agentKey != nil {
-            lines.append("  agent console: \(http)://\(configuration.host):\(port)/agent (sign in with the agent key)")
+        if let agentKey = configuration.agentKey {
+            lines.append(
+                "  agent console: \(http)://\(configuration.host):\(port)/agent "
+                    + "(agents sign in with a token of `parley token --agent NAME`)")
+            if agentKey.count < 32 {
+                lines.append(
+                    "  warning: the agent key is shorter than 32 characters; it signs the agents' tokens, "
+                        + "so a token could be used to guess it")
+            }
         }
         if gms {
             lines.append("  GMS simulator: \(http)://\(configuration.host):\(port)/genesys (Bayeux at /genesys/cometd)")

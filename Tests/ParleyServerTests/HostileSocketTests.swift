@@ -176,7 +176,8 @@ struct HostileSocketTests {
         }
     }
 
-    /// A guessed agent key is refused after a few tries from the same address, even when the next guess is right.
+    /// Tokens signed with a guessed agent key are refused after a few tries from the same address, even when the next
+    /// token is signed with the right key.
     @Test func guessingTheAgentKeyIsRateLimited() async throws {
         try await withServer(
             channels: [Self.echo],
@@ -242,12 +243,13 @@ struct HostileSocketTests {
         }
     }
 
-    /// Opens the agent console's socket, signs in with `key`, returns the server's close frame.
+    /// Opens the agent console's socket, signs in with a token signed with `key`, returns the server's close frame.
     static func agentSignIn(port: Int, key: String) async throws -> WebSocketCloseFrame? {
         try await WebSocketClient.connect(
             url: "ws://127.0.0.1:\(port)/agent/socket", logger: Logger(label: "parley.test.agent")
         ) { inbound, outbound, _ in
-            try await outbound.write(.text(#"{"type":"auth","key":"\#(key)","agent":{"name":"Eve"}}"#))
+            let token = AgentToken.mint(agent: "Eve", key: key, lifetime: 600)
+            try await outbound.write(.text(#"{"type":"auth","token":"\#(token)"}"#))
             for try await _ in inbound.messages(maxSize: 1 << 20) {}
         }
     }

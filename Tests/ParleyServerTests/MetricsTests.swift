@@ -94,7 +94,8 @@ struct MetricsTests {
                 logger: .init(
                     label: "parley.test.agent")
             ) { inbound, outbound, _ in
-                try await outbound.write(.text(#"{"type":"auth","key":"agent-key","agent":{"name":"Ada"}}"#))
+                let token = AgentToken.mint(agent: "Ada", key: "agent-key", lifetime: 600)
+                try await outbound.write(.text(#"{"type":"auth","token":"\#(token)"}"#))
                 var frames = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
                 _ = try await frames.next()  // welcome
                 try await Self.eventually("the agent socket to be counted") {

@@ -6,11 +6,13 @@ import NIOWebSocket
 
 /// The agent console's socket, `GET /agent/socket` (protocol: `docs/agents.md`).
 ///
-/// The first frame must be `{"type":"auth","key":…,"agent":{"name":…,…}}` with the server's
-/// ``ServerConfiguration/agentKey``, within ``ServerConfiguration/authenticationTimeout``; otherwise the socket gets
-/// an error frame and closes with ``CloseCode/authRequired`` or ``CloseCode/invalidToken``. After that every frame
-/// is a command (`join`, `message`, `typing`, `handBack`, `ping`); a bad one gets an `error` frame and the socket
-/// stays open.
+/// The first frame must be `{"type":"auth","token":…,"agent":{…}}` with an agent token (``AgentToken``) signed with
+/// the server's ``ServerConfiguration/agentKey``, within ``ServerConfiguration/authenticationTimeout``; otherwise the
+/// socket gets an error frame and closes with ``CloseCode/authRequired``, ``CloseCode/invalidToken`` or
+/// ``CloseCode/tokenExpired``. The agent is the token's `agent`: the name the frame's `agent` declares is replaced by
+/// it (the frame gives only the avatar and colours). After that every frame is a command (`join`, `message`,
+/// `typing`, `handBack`, `queuePage`, `ping`); a bad one gets an `error` frame and the socket stays open. When the
+/// token expires, the socket is closed with ``CloseCode/tokenExpired``: the console signs in again with a new one.
 struct AgentSocket: Sendable {
     let configuration: ServerConfiguration
     let hub: ChatHub
@@ -34,8 +36,9 @@ struct AgentSocket: Sendable {
         timer.cancel()
         guard await !timer.value, let first else { return }
         let details: AgentSession
+        let expiresAt: Date
         switch authenticate(first, peer: connection.peer) {
-        case .success(let agent): details = agent
+        case .success(let agent): (details, expiresAt) = agent
         case .failure(let error):
             await refuse(error, outbound)
             while try await messages.next(isolation: #isolation) != nil {}
@@ -48,6 +51,13 @@ struct AgentSocket: Sendable {
             limit: max(configuration.socketBufferLimit, 2 * configuration.maxFrameSize),
             writeTimeout: configuration.socketWriteTimeout, metrics: metrics, logger: logger)
         outbox.send(JSONValue.object(["type": "welcome", "agent": details.jsonValue]).jsonString())
+        // The token bounds the socket: when it expires, the console must sign in again.
+        let expiry = Task {
+            let remaining = expiresAt.timeIntervalSince(clock.now())
+            guard (try? await clock.sleep(for: .milliseconds(Int64(max(0, remaining) * 1000)))) != nil else { return }
+            outbox.close(ParleyError(.tokenExpired, "the agent token expired; sign in with a new one"))
+        }
+        defer { expiry.cancel() }
         await hub.attachAgent(id, details: details, outbox: outbox)
         metrics.socketOpened(.agent)
         defer { metrics.socketClosed(.agent) }
@@ -72,9 +82,13 @@ struct AgentSocket: Sendable {
         await outbox.finished()
     }
 
-    /// The agent of a valid first frame. A wrong key counts as a failed sign-in of `peer`: an address that fails too
-    /// often is refused for a while (``SignInLimiter``), so the key cannot be guessed at speed.
-    private func authenticate(_ first: WebSocketMessage, peer: String) -> Result<AgentSession, ParleyError> {
+    /// The agent of a valid first frame, and when its token expires. A token that is not a valid agent token counts
+    /// as a failed sign-in of `peer`: an address that fails too often is refused for a while (``SignInLimiter``), so
+    /// neither a token nor the key can be guessed at speed. The agent key itself does not sign in: whoever held it
+    /// could act under any name.
+    private func authenticate(
+        _ first: WebSocketMessage, peer: String
+    ) -> Result<(AgentSession, expiresAt: Date), ParleyError> {
         guard case .text(let text) = first, let frame = try? JSONValue(parsing: text), frame["type"] == "auth" else {
             return .failure(ParleyError(.authRequired, "the first frame must be {\"type\":\"auth\",…}"))
         }
@@ -83,17 +97,25 @@ struct AgentSocket: Sendable {
         } catch {
             return .failure(error)
         }
-        guard let expected = configuration.agentKey, let key = frame["key"]?.stringValue,
-            Self.constantTimeEqual(key, expected)
-        else {
+        guard let key = configuration.agentKey, let token = frame["token"]?.stringValue else {
             signIns.recordFailure(peer)
-            return .failure(ParleyError(.invalidToken, "the agent key is wrong"))
+            return .failure(
+                ParleyError(
+                    .invalidToken,
+                    "sign in with an agent token (\"token\"), minted with `parley token --agent NAME`; "
+                        + "the agent key itself does not sign in"))
         }
-        let details = frame["agent"].flatMap { try? AgentSession(json: $0) } ?? AgentSession()
-        guard let name = details.name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            return .failure(ParleyError(.invalidToken, "the auth frame must give the agent's name (agent.name)"))
+        let claims: AgentToken.Claims
+        do {
+            claims = try AgentToken.verify(token, key: key, now: configuration.clock.now())
+        } catch {
+            signIns.recordFailure(peer)
+            return .failure(error)
         }
-        return .success(details)
+        // The frame may give the agent's avatar and colours; the name is the token's, whatever the frame says.
+        var details = frame["agent"].flatMap { try? AgentSession(json: $0) } ?? AgentSession()
+        details.name = claims.agent
+        return .success((details, claims.expiresAt))
     }
 
     private func handle(_ message: WebSocketMessage, agent: UUID, outbox: SocketOutbox) async throws(ParleyError) {
@@ -105,6 +127,15 @@ struct AgentSocket: Sendable {
         let type: String = try reader.required("type")
         if type == "ping" {
             outbox.send(#"{"type":"pong"}"#)
+            return
+        }
+        if type == "queuePage" {
+            let limit: Int = try reader.optional("limit") ?? AgentQueueFeed.pageSize
+            guard (1...AgentQueueFeed.maxPageSize).contains(limit) else {
+                throw ParleyError(
+                    .invalidValue, "limit is from 1 to \(AgentQueueFeed.maxPageSize)", path: JSONPath([.key("limit")]))
+            }
+            await hub.sendQueuePage(to: agent, after: try Self.position(reader.optional("after")), limit: limit)
             return
         }
         let key = ConversationKey(channelId: try reader.required("channelId"), userId: try reader.required("userId"))
@@ -121,9 +152,25 @@ struct AgentSocket: Sendable {
             try await hub.handBack(key, agent: agent, text: try reader.optional("text"))
         default:
             throw ParleyError(
-                .unsupportedFrame, "unknown agent command \"\(type)\" (join, message, typing, handBack, ping)",
+                .unsupportedFrame,
+                "unknown agent command \"\(type)\" (join, message, typing, handBack, queuePage, ping)",
                 path: JSONPath([.key("type")]))
         }
+    }
+
+    /// The position of a `queuePage` command's `after`: an entry of the queue as the server sent it
+    /// (`channelId`, `userId`, `since`).
+    static func position(_ after: JSONValue?) throws(ParleyError) -> AgentQueue.Position? {
+        guard let after else { return nil }
+        var reader = try FieldReader(after)
+        let key = ConversationKey(channelId: try reader.required("channelId"), userId: try reader.required("userId"))
+        let since: String = try reader.required("since")
+        guard let date = try? Date(since, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) else {
+            throw ParleyError(
+                .invalidValue, "since is a time as the queue gives it (2026-11-23T09:00:00.000Z)",
+                path: JSONPath([.key("after"), .key("since")]))
+        }
+        return AgentQueue.Position(key: key, since: date)
     }
 
     private func refuse(_ error: ParleyError, _ outbound: WebSocketOutboundWriter) async {

@@ -48,14 +48,16 @@ extension ChatHub {
             return logger.error("cannot queue \(key) for live agents: \(error)")
         }
         logger.info("conversation \(key) waits for a live agent")
-        await tell(.agentQueue)
+        await tell(.agentQueueEntry(key))
     }
 
-    /// Registers an agent console socket; it gets the queue at once.
+    /// Registers an agent console socket; it gets the first page of the queue once this node's copy of the queue is
+    /// read.
     func attachAgent(_ id: UUID, details: AgentSession, outbox: SocketOutbox) async {
         if drainSwitch.isDraining { return outbox.close(DrainSwitch.error) }
         agents[id] = AgentConnection(outbox: outbox, details: details)
-        await publishQueue(to: [id])
+        agentFeed.awaitingFirstPage.insert(id)
+        await refreshAgentQueue()
     }
 
     /// Forgets a closed agent socket. When it was the agent's last console here and the agent closed it (not a
@@ -63,11 +65,14 @@ extension ChatHub {
     /// agent had wait again.
     func detachAgent(_ id: UUID, keepingConversations: Bool = false) async {
         guard let agent = agents.removeValue(forKey: id) else { return }
+        agentFeed.awaitingFirstPage.remove(id)
+        // No console here: the copy of the queue is dropped, and read again when one signs in.
+        if agents.isEmpty, !agentFeed.refreshing { agentFeed = AgentQueueFeed() }
         guard !keepingConversations, let name = agent.details.name,
             !agents.values.contains(where: { $0.details.name == name })
         else { return }
         do {
-            if try await !store.unassign(agentNamed: name).isEmpty { await tell(.agentQueue) }
+            for key in try await store.unassign(agentNamed: name) { await tell(.agentQueueEntry(key)) }
         } catch {
             logger.error("cannot put the conversations of agent \(name) back in the queue: \(error)")
         }
@@ -97,7 +102,7 @@ extension ChatHub {
             logger.error("cannot read the history of \(key): \(error)")
         }
         writeToAgent(id, Self.agentFrame("joined", key, ["history": .array(history)]))
-        await tell(.agentQueue)
+        await tell(.agentQueueEntry(key))
     }
 
     /// A message from the agent to the user.
@@ -150,7 +155,7 @@ extension ChatHub {
             await tell(
                 .toAgent(name: name, frame: Self.agentFrame("ended", key, ["reason": "handed back"]).jsonString()))
         }
-        await tell(.agentQueue)
+        await tell(.agentQueueEntry(key))
     }
 
     /// The conversation leaves the agents (the user ended it): its agent is told.
@@ -166,7 +171,7 @@ extension ChatHub {
             let frame = Self.agentFrame("ended", key, ["reason": .string(notice)])
             await tell(.toAgent(name: name, frame: frame.jsonString()))
         }
-        await tell(.agentQueue)
+        await tell(.agentQueueEntry(key))
     }
 
     /// An input `sequence` of a conversation an agent has: to that agent's consoles, on whichever node they are.
@@ -207,25 +212,93 @@ extension ChatHub {
         }
     }
 
-    /// Sends the queue to the agent consoles here (all of them, or `ids`).
-    func publishQueue(to ids: [UUID]? = nil) async {
+    /// The whole queue may have changed (another node asked for a full read, or hints were missed): this node's copy
+    /// is read again, and its consoles get what changed.
+    func publishQueue() async {
         guard !agents.isEmpty else { return }
-        let queue: [QueuedConversation]
-        do {
-            queue = try await store.agentQueue()
-        } catch {
-            return logger.error("cannot read the live agents' queue: \(error)")
+        agentFeed.reloadAll = true
+        await refreshAgentQueue()
+    }
+
+    /// The conversation `key` joined, left or changed hands in the queue: its consoles here get that change.
+    func heardQueueEntry(_ key: ConversationKey) async {
+        guard !agents.isEmpty else { return }
+        agentFeed.changedKeys.insert(key)
+        await refreshAgentQueue()
+    }
+
+    /// Sends the console `id` the page of the queue after `position` (the first page when nil).
+    func sendQueuePage(to id: UUID, after position: AgentQueue.Position?, limit: Int) {
+        // A console that has not had its first page gets it with the rest.
+        guard let queue = agentFeed.queue, !agentFeed.awaitingFirstPage.contains(id) else { return }
+        writeToAgent(id, Self.queuePage(queue, after: position, limit: limit))
+    }
+
+    /// Brings this node's copy of the queue up to date, one change at a time, and sends each change to the consoles
+    /// here, then the first page to consoles that signed in meanwhile. One refresh runs at a time; what changes
+    /// while it reads is picked up by the same run, so the copy never goes back to an older read.
+    private func refreshAgentQueue() async {
+        guard !agentFeed.refreshing else { return }
+        agentFeed.refreshing = true
+        defer { agentFeed.refreshing = false }
+        while !agents.isEmpty {
+            if agentFeed.reloadAll || agentFeed.queue == nil {
+                agentFeed.reloadAll = false
+                agentFeed.changedKeys = []
+                let read: [QueuedConversation]
+                do {
+                    read = try await store.agentQueue()
+                } catch {
+                    logger.error("cannot read the live agents' queue: \(error)")
+                    agentFeed.reloadAll = true
+                    break
+                }
+                if agentFeed.queue == nil {
+                    agentFeed.queue = AgentQueue(read)
+                } else if let changes = agentFeed.queue?.replace(with: read) {
+                    publishQueueChanges(changes)
+                }
+            } else if let key = agentFeed.changedKeys.popFirst() {
+                let handOff: AgentHandOff?
+                do {
+                    handOff = try await store.conversation(for: key).handOff
+                } catch {
+                    logger.error("cannot read the hand-off of \(key) for the live agents' queue: \(error)")
+                    agentFeed.reloadAll = true
+                    break
+                }
+                if let changes = agentFeed.queue?.set(key, to: handOff) { publishQueueChanges(changes) }
+            } else {
+                if let queue = agentFeed.queue {
+                    let page = Self.queuePage(queue, after: nil, limit: AgentQueueFeed.pageSize)
+                    for id in agentFeed.awaitingFirstPage { writeToAgent(id, page) }
+                    agentFeed.awaitingFirstPage = []
+                }
+                break
+            }
         }
-        let conversations: [JSONValue] = queue.map { entry in
-            var item: JSONObject = [
-                "channelId": .string(entry.key.channelId), "userId": .string(entry.key.userId),
-                "since": .string(entry.handOff.since.formatted(.iso8601WithMilliseconds)),
-            ]
-            if let agent = entry.handOff.agent { item["agent"] = agent.jsonValue }
-            return .object(item)
-        }
-        let frame = JSONValue.object(["type": "queue", "conversations": .array(conversations)]).jsonString()
-        for id in ids ?? Array(agents.keys) { agents[id]?.outbox.send(frame) }
+        if agents.isEmpty { agentFeed = AgentQueueFeed() }
+    }
+
+    /// Sends a batch of changes to every console here that has had its first page.
+    private func publishQueueChanges(_ changes: [AgentQueue.Change]) {
+        guard !changes.isEmpty, let queue = agentFeed.queue else { return }
+        let frame = JSONValue.object([
+            "type": "queueChanged", "version": .number(Double(queue.version)), "total": .number(Double(queue.count)),
+            "changes": .array(changes.map(\.jsonValue)),
+        ]).jsonString()
+        for (id, agent) in agents where !agentFeed.awaitingFirstPage.contains(id) { agent.outbox.send(frame) }
+    }
+
+    /// A `queue` frame: the page of `queue` after `position`, with the version it shows and the queue's length.
+    private static func queuePage(_ queue: AgentQueue, after position: AgentQueue.Position?, limit: Int) -> JSONValue {
+        let page = queue.page(after: position, limit: limit)
+        var frame: JSONObject = [
+            "type": "queue", "version": .number(Double(queue.version)), "total": .number(Double(queue.count)),
+            "conversations": .array(page.entries.map(\.jsonValue)), "more": .bool(page.more),
+        ]
+        if let position { frame["after"] = AgentQueue.Entry(key: position.key, since: position.since).jsonValue }
+        return .object(frame)
     }
 
     /// Sends a frame to the consoles here of the agent named `name`.

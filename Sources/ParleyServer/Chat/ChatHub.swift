@@ -63,6 +63,8 @@ public actor ChatHub {
     private nonisolated let drains = NIOLockedValueBox(Drains())
     /// The agent console's open sockets.
     var agents: [UUID: AgentConnection] = [:]
+    /// This node's copy of the live agents' queue, for those sockets (``AgentQueueFeed``).
+    var agentFeed = AgentQueueFeed()
 
     /// Creates a hub.
     /// - Parameters:

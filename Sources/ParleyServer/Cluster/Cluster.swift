@@ -36,8 +36,11 @@ public enum ClusterEvent: Sendable, Hashable {
     case toAgent(name: String, frame: String)
     /// A frame that is not stored, for the sockets of the conversation (the agent is typing).
     case toUser(ConversationKey, frame: String)
-    /// The live agents' queue changed: who waits, who has which conversation.
+    /// The live agents' queue changed: who waits, who has which conversation. A node reads the whole queue again.
     case agentQueue
+    /// The conversation joined, left or changed hands in the live agents' queue: a node reads that conversation
+    /// and sends its consoles the change (`docs/agents.md`, "The queue").
+    case agentQueueEntry(ConversationKey)
     /// Hints may have been missed (the node was not listening for a while): every node catches up every
     /// conversation it has sockets of, and looks for inputs that no node answers.
     case resynchronize
@@ -63,6 +66,8 @@ extension ClusterEvent {
             ["toUser": conversation(key, ["frame": .string(frame)])]
         case .agentQueue:
             ["agentQueue": [:]]
+        case .agentQueueEntry(let key):
+            ["agentQueueEntry": conversation(key, [:])]
         case .resynchronize:
             ["resynchronize": [:]]
         }
@@ -87,6 +92,8 @@ extension ClusterEvent {
             self = .toAgent(name: name, frame: frame)
         } else if let value = json["toUser"], let key = key(value), let frame = value["frame"]?.stringValue {
             self = .toUser(key, frame: frame)
+        } else if let value = json["agentQueueEntry"], let key = key(value) {
+            self = .agentQueueEntry(key)
         } else if json["agentQueue"] != nil {
             self = .agentQueue
         } else if json["resynchronize"] != nil {

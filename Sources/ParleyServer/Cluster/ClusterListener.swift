@@ -16,6 +16,8 @@ extension ChatHub {
             await broadcast(unstoredText: frame, to: key)
         case .agentQueue:
             await publishQueue()
+        case .agentQueueEntry(let key):
+            await heardQueueEntry(key)
         case .resynchronize:
             catchUpEverySocket()
             await publishQueue()

@@ -22,8 +22,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a socket that is refused from the start (unknown or disabled channel, forbidden origin,
     /// no user) waits for the client's first frame before the refusal is sent anyway.
     public var refusalDelay: Duration = .seconds(1)
-    /// The key live agents give to open the agent console's socket (`/agent`, `docs/agents.md`); `nil` switches
-    /// the console off. Default `nil`.
+    /// The agent key: the secret that signs the live agents' tokens (``AgentToken``, `parley token --agent NAME`),
+    /// with which agents open the agent console's socket (`/agent`, `docs/agents.md`); the key itself does not sign
+    /// in. `nil` switches the console off. Default `nil`.
     public var agentKey: String?
     /// Whether the server serves the web chat widget at `/` and `/widget` (`docs/widget.md`).
     public var servesWidget = true

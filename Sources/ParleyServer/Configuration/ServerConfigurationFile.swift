@@ -10,6 +10,8 @@
 /// `speechEngine`, optional, is `system` (the default: `whisper` when `whisperModel` is given, else
 /// `pocketsphinx`), `whisper`, `pocketsphinx`, `scripted` or `none`; `whisperModel`, optional, is a Whisper model
 /// folder (docs/speech.md, "Whisper"); `--speech-engine` and `--whisper-model` win over them.
+/// `agentKey`, optional, is ``ServerConfiguration/agentKey`` (docs/agents.md); `--agent-key`, `--agent-key-file`
+/// and `PARLEY_AGENT_KEY` win over it.
 public struct ServerConfigurationFile: JSONConvertible {
     /// The channels, in order.
     public var channels: [ChannelConfiguration]
@@ -27,6 +29,8 @@ public struct ServerConfigurationFile: JSONConvertible {
     public var speechEngine: String?
     /// The Whisper model folder of the `whisper` engine; nil for none.
     public var whisperModel: String?
+    /// The agent key, which signs the live agents' tokens; nil for no agent console.
+    public var agentKey: String?
 
     /// Creates a file's content.
     public init(
@@ -50,6 +54,10 @@ public struct ServerConfigurationFile: JSONConvertible {
         tlsKey = try reader.optional("tlsKey")
         speechEngine = try reader.optional("speechEngine")
         whisperModel = try reader.optional("whisperModel")
+        agentKey = try reader.optional("agentKey")
+        if agentKey?.isEmpty == true {
+            throw ParleyError(.invalidValue, "agentKey must not be empty", path: JSONPath([.key("agentKey")]))
+        }
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ParleyError(
                 .invalidValue, "tlsCertificate and tlsKey go together",
@@ -92,6 +100,7 @@ public struct ServerConfigurationFile: JSONConvertible {
         if let tlsKey { object.append("tlsKey", .string(tlsKey)) }
         if let speechEngine { object.append("speechEngine", .string(speechEngine)) }
         if let whisperModel { object.append("whisperModel", .string(whisperModel)) }
+        if let agentKey { object.append("agentKey", .string(agentKey)) }
         return .object(object)
     }
 

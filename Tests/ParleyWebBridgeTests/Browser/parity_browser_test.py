@@ -36,6 +36,18 @@ from widget_browser_test import check, js, log, texts, wait_until
 from widget_browser_test import new_driver as widget_new_driver
 AGENT_KEY = "agent-key"
 
+
+def agent_token(name, key=AGENT_KEY, lifetime=3600):
+    """An agent token for `name`, as `parley token --agent NAME` mints it with the server's agent key (docs/agents.md):
+    the agent key itself does not sign in."""
+    import base64, hashlib, hmac, time
+    b64 = lambda data: base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    now = int(time.time())
+    header = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    claims = b64(json.dumps({"aud": "parley.agent", "agent": name, "iat": now, "exp": now + lifetime}).encode())
+    signature = b64(hmac.new(key.encode(), (header + "." + claims).encode(), hashlib.sha256).digest())
+    return header + "." + claims + "." + signature
+
 # Installed before every page's scripts: a clock the script moves (parleyClock.advance(ms) runs the timers that
 # fall due, in order), a record of the frames the page sends, and optionally the browser's language.
 PAGE_HOOKS = """
@@ -441,11 +453,13 @@ def avatars_agent_clear_end(driver, base, output_dir):
         window.__frames = [];
         window.__agent = socket;
         socket.onmessage = function (e) { window.__frames.push(JSON.parse(e.data)); };
-        socket.onopen = function () { socket.send(JSON.stringify({type: "auth", key: arguments[1], agent: arguments[2]})); done(true); };
-    """.replace("arguments[1]", json.dumps(AGENT_KEY)).replace("arguments[2]", json.dumps(agent)),
+        socket.onopen = function () { socket.send(JSON.stringify({type: "auth", token: arguments[1], agent: arguments[2]})); done(true); };
+    """.replace("arguments[1]", json.dumps(agent_token(agent["name"]))).replace("arguments[2]", json.dumps(agent)),
         base.replace("http", "ws", 1) + "/agent/socket")
-    wait_until(driver, lambda: js(driver, "return window.__frames.some(f => f.type === 'queue' && "
-                                          "f.conversations.some(c => c.userId === arguments[0]))", user),
+    wait_until(driver, lambda: js(driver, "return window.__frames.some(f => (f.type === 'queue' && "
+                                          "f.conversations.some(c => c.userId === arguments[0])) || "
+                                          "(f.type === 'queueChanged' && "
+                                          "f.changes.some(c => c.conversation.userId === arguments[0])))", user),
                "the conversation in the agent queue")
     js(driver, "window.__agent.send(JSON.stringify({type: 'join', channelId: 'demo', userId: arguments[0]}))", user)
     wait_until(driver, lambda: js(driver, "return window.__frames.some(f => f.type === 'joined')"), "joined")
