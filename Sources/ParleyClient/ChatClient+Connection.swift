@@ -281,6 +281,8 @@ extension ChatClient {
             await handle(.welcomeReceived(attempt: attempt))
         case .state(let state) where state.type == .ack:
             if let ack = Acknowledgement(state) { await acknowledged(ack) }
+        case .state(let state) where state.type == .userMessage:
+            if let echoed = EchoedUserMessage(state) { sentElsewhere(echoed) }
         case .message(let message):
             if case .error(let error) = message.payload.content {
                 // While connecting, a refusal: the close that follows carries the code; keep the server's words.

@@ -227,6 +227,22 @@ extension ChatClient {
 
     // MARK: Receiving
 
+    /// A message the user sent on another socket (a second tab or device; docs/protocol.md §13.6): kept and reported
+    /// as the user's own (``ChatEvent/messageSent(_:)``, delivery `acknowledged`), once. One this client sent itself
+    /// (its `clientMessageId` is in the transcript or the outbox) is not shown again, nor one the client would not
+    /// show had it sent it: `closeSession`, a typing `status`, the hidden opening message.
+    func sentElsewhere(_ echoed: EchoedUserMessage) {
+        let message = echoed.message
+        let id = message.clientMessageId ?? "user-\(echoed.sequence)"
+        guard transcript.message(id: id) == nil, !outbox.items.contains(where: { $0.id == id }),
+            message.payload.type != .closeSession, message.payload.type != .status,
+            configuration.initUserHiddenMessage == nil || message.payload.text != configuration.initUserHiddenMessage
+        else { return }
+        let entry = ChatMessage(id: id, envelope: .user(message), delivery: .acknowledged)
+        record(entry)
+        emit(.messageSent(entry))
+    }
+
     /// A message from the skill or an agent: ``Hooks/beforeDisplay``, then kept (unless it is a typing
     /// indicator) and reported. A `textStream` piece, a message with `replaceMessage` or one with `appendMessage`
     /// changes an earlier entry in place (``ChatEvent/messageUpdated(_:)``). `sessionClosed` also reports

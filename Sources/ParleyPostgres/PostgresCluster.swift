@@ -2,6 +2,7 @@ public import Logging
 public import ParleyServer
 import PostgresNIO
 import ServiceLifecycle
+import Synchronization
 
 /// The nodes of a `parley serve` cluster on one PostgreSQL database: hints by `LISTEN`/`NOTIFY`, turns by advisory
 /// locks (`docs/deploy.md`, "Cluster").
@@ -25,6 +26,8 @@ public actor PostgresCluster: Cluster {
     /// What the nodes announce, this node's own announcements included.
     public nonisolated let events: AsyncStream<ClusterEvent>
     private let continuation: AsyncStream<ClusterEvent>.Continuation
+    /// The hints dropped because ``events`` was not read fast enough (``droppedHints``).
+    private let drops = Atomic<Int>(0)
     private let configuration: PostgresStoreConfiguration
     private let client: PostgresClient
     private let logger: Logger
@@ -42,7 +45,7 @@ public actor PostgresCluster: Cluster {
         store: PostgresConversationStore, configuration: PostgresStoreConfiguration,
         logger: Logger = Logger(label: "parley.cluster"), clock: ServerClock = .system
     ) {
-        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(Self.bufferedHints))
         self.configuration = configuration
         self.client = store.client
         self.logger = logger
@@ -68,12 +71,12 @@ public actor PostgresCluster: Cluster {
                 try await opened.listen(on: Self.channel) { notifications in
                     delay = .milliseconds(100)
                     // Whatever was announced while the node did not listen is found by catching up.
-                    continuation.yield(.resynchronize)
+                    yield(.resynchronize)
                     for try await notification in notifications {
                         guard let json = try? JSONValue(parsing: notification.payload),
                             let event = ClusterEvent(json: json)
                         else { continue }
-                        continuation.yield(event)
+                        yield(event)
                     }
                 }
             } catch {
@@ -88,6 +91,19 @@ public actor PostgresCluster: Cluster {
             try? await closing?.close()
             guard (try? await clock.sleep(for: delay)) != nil else { break }
             delay = min(delay * 2, .seconds(5))
+        }
+    }
+
+    /// How many hints the node dropped since it started: the oldest of ``bufferedHints`` not yet acted on, when a
+    /// newer one came. The node's delivery sweep makes up for them (``ClusterListener``).
+    public nonisolated var droppedHints: Int { drops.load(ordering: .relaxed) }
+
+    /// How many hints the node keeps while it acts on earlier ones; past that the oldest is dropped (and counted).
+    public static let bufferedHints = 10_000
+
+    private nonisolated func yield(_ event: ClusterEvent) {
+        if case .dropped = continuation.yield(event) {
+            drops.add(1, ordering: .relaxed)
         }
     }
 

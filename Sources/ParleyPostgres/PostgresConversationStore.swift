@@ -49,13 +49,29 @@ public struct PostgresConversationStore: ConversationStore {
 
     // MARK: ConversationStore
 
-    /// Ready when the database answers `SELECT 1` within two seconds (a connection of the pool, opened again if the
-    /// database came back).
-    /// - Throws: ``ParleyError/Code/storeUnavailable`` naming the cause.
+    /// Ready when the database answers within two seconds (a connection of the pool, opened again if the database
+    /// came back) and its schema is at this server's version (every migration of ``PostgresSchema`` applied, none
+    /// newer).
+    /// - Throws: ``ParleyError/Code/storeUnavailable`` naming the cause; ``ParleyError/Code/storeSchemaOutdated``
+    ///   or ``ParleyError/Code/storeSchemaTooNew`` for a schema at another version.
     public func checkReadiness() async throws {
+        let version: Int
         do {
-            try await Self.withDeadline(.seconds(2)) { [client, logger] in
-                _ = try await client.query("SELECT 1", logger: logger).collect()
+            version = try await Self.withDeadline(.seconds(2)) { [client, logger] in
+                var found = false
+                for try await exists in try await client.query(
+                    "SELECT to_regclass('parley_schema_migrations') IS NOT NULL", logger: logger
+                ).decode(Bool.self) {
+                    found = exists
+                }
+                guard found else { return 0 }
+                var version = 0
+                for try await applied in try await client.query(
+                    "SELECT coalesce(max(version), 0) FROM parley_schema_migrations", logger: logger
+                ).decode(Int.self) {
+                    version = applied
+                }
+                return version
             }
         } catch is DeadlineExceeded {
             throw ParleyError(.storeUnavailable, "the database did not answer within 2 seconds")
@@ -63,6 +79,23 @@ public struct PostgresConversationStore: ConversationStore {
             throw ParleyError(.storeUnavailable, Self.runtimeError(error).message, underlying: error)
         } catch {
             throw ParleyError(.storeUnavailable, "the database cannot be reached: \(error)", underlying: error)
+        }
+        try Self.checkSchema(at: version)
+    }
+
+    /// Throws unless the schema is at this server's version.
+    static func checkSchema(at version: Int) throws(ParleyError) {
+        if version < PostgresSchema.latestVersion {
+            throw ParleyError(
+                .storeSchemaOutdated,
+                "the database's schema is at version \(version), this server's at \(PostgresSchema.latestVersion): "
+                    + "restart a server to migrate it")
+        }
+        if version > PostgresSchema.latestVersion {
+            throw ParleyError(
+                .storeSchemaTooNew,
+                "the database's schema is at version \(version), newer than this server's "
+                    + "\(PostgresSchema.latestVersion)")
         }
     }
 
@@ -156,7 +189,8 @@ public struct PostgresConversationStore: ConversationStore {
         }
     }
 
-    /// The conversation's unanswered inputs, oldest first, with the conversation as it stood; nil for none.
+    /// The conversation's oldest unanswered inputs (``PendingInputs/limit``), with the conversation as it stood; nil
+    /// for none.
     public func pending(for key: ConversationKey) async throws -> PendingInputs? {
         // One statement, so one snapshot: the conversation and its pending inputs as they stood together.
         let rows = try await query(
@@ -165,7 +199,7 @@ public struct PostgresConversationStore: ConversationStore {
             FROM parley_conversations AS c
             LEFT JOIN parley_messages AS m ON m.conversation_id = c.id AND m.pending
             WHERE c.channel_id = \(key.channelId) AND c.user_id = \(key.userId)
-            ORDER BY m.sequence
+            ORDER BY m.sequence LIMIT \(PendingInputs.limit)
             """)
         var conversation: StoredConversation?
         var inputs: [StoredMessage] = []
@@ -256,8 +290,10 @@ public struct PostgresConversationStore: ConversationStore {
         }
     }
 
-    /// The messages of a conversation after `cursor`, oldest first.
-    public func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage] {
+    /// The messages of a conversation after `cursor`, oldest first, at most `limit` of them.
+    public func messages(for key: ConversationKey, after cursor: MessageCursor, limit: Int) async throws
+        -> [StoredMessage]
+    {
         let (column, after) =
             switch cursor {
             case .sequence(let sequence): ("m.sequence", sequence)
@@ -268,13 +304,29 @@ public struct PostgresConversationStore: ConversationStore {
             SELECT \(unescaped: MessageRow.columns) FROM parley_messages AS m
             JOIN parley_conversations AS c ON c.id = m.conversation_id
             WHERE c.channel_id = \(key.channelId) AND c.user_id = \(key.userId) AND \(unescaped: column) > \(after)
-            ORDER BY m.sequence
+            ORDER BY m.sequence LIMIT \(Int64(max(limit, 0)))
             """)
         var messages: [StoredMessage] = []
         for try await row in rows.decode(MessageRow.Columns.self) {
             messages.append(try MessageRow(row).message())
         }
         return messages
+    }
+
+    /// The newest outbound numbers of the conversations of `keys` that are stored, in one query.
+    public func lastOutbounds(of keys: [ConversationKey]) async throws -> [ConversationKey: Int] {
+        guard !keys.isEmpty else { return [:] }
+        let rows = try await query(
+            """
+            SELECT c.channel_id, c.user_id, c.last_outbound FROM parley_conversations AS c
+            JOIN unnest(\(keys.map(\.channelId)), \(keys.map(\.userId))) AS k(channel_id, user_id)
+            ON c.channel_id = k.channel_id AND c.user_id = k.user_id
+            """)
+        var numbers: [ConversationKey: Int] = [:]
+        for try await (channelId, userId, outbound) in rows.decode((String, String, Int).self) {
+            numbers[ConversationKey(channelId: channelId, userId: userId)] = outbound
+        }
+        return numbers
     }
 
     // MARK: Live agents

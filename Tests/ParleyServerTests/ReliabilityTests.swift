@@ -22,7 +22,7 @@ struct ReliabilityTests {
                     Issue.record("no welcome")
                     return
                 }
-                #expect(welcome.capabilities == [.acknowledgements, .sequence, .resume])
+                #expect(welcome.capabilities == [.acknowledgements, .sequence, .resume, .userMessages])
                 #expect(welcome.lastSequence == 0)
                 #expect(welcome.maxFrameSize == 1 << 20)
 

@@ -17,7 +17,8 @@ public enum ChatEvent: Sendable {
     /// `replaceMessage` replaced it, or one with `appendMessage` added its text. Same ``ChatMessage/id``.
     case messageUpdated(ChatMessage)
     /// The user's message was queued for sending, after ``ChatClient/Hooks/beforeSend`` (its delivery is
-    /// `pending`). The hidden init message is not reported.
+    /// `pending`), or was sent from another of the user's sockets, a second tab or device (its delivery is
+    /// `acknowledged`; docs/protocol.md §13.6). The hidden init message is not reported.
     case messageSent(ChatMessage)
     /// A message the user sent moved on its way: `sent`, `acknowledged` by the server, or `failed`.
     case deliveryChanged(ChatMessage)

@@ -35,6 +35,10 @@ public actor ChatHub {
     let clock: ServerClock
     /// Counts the errors the hub sends on its own (``ServerMetrics/errors``).
     let metrics: ServerMetrics
+    /// What the hub's welcome offers (docs/protocol.md §13).
+    static let capabilities: [Capability] = [.acknowledgements, .sequence, .resume, .userMessages]
+    /// How many stored messages a replay or a catch-up reads at a time (``ConversationStore/messages(for:after:limit:)``).
+    let pageSize: Int
 
     /// An open socket, and whether it speaks Parley's extension (gets `sequence` numbers).
     struct Socket {
@@ -61,6 +65,11 @@ public actor ChatHub {
     }
 
     private nonisolated let drains = NIOLockedValueBox(Drains())
+    /// How many sockets each conversation has open here, readable without a hop to the actor: an input is fanned out
+    /// to the user's other sockets (``fanOut(_:sequence:of:from:)``) only when there are some.
+    private nonisolated let socketCounts = NIOLockedValueBox<[ConversationKey: Int]>([:])
+    /// This node's name in the cluster's hints, so that it knows its own.
+    nonisolated let node = UUID().uuidString.lowercased()
     /// The agent console's open sockets.
     var agents: [UUID: AgentConnection] = [:]
     /// This node's copy of the live agents' queue, for those sockets (``AgentQueueFeed``).
@@ -75,11 +84,15 @@ public actor ChatHub {
     ///   - clock: The server's clock (``ServerConfiguration/clock``).
     ///   - cluster: The other nodes on the same store; nil for a single server.
     ///   - metrics: Where the errors the hub sends are counted.
+    ///   - pageSize: How many stored messages a replay or a catch-up reads at a time: what a resume holds in memory,
+    ///     whatever the history's length.
     public init(
         store: any ConversationStore, skills: [String: any Skill], channels: [ChannelConfiguration], logger: Logger,
-        clock: ServerClock = .system, cluster: (any Cluster)? = nil, metrics: ServerMetrics = ServerMetrics()
+        clock: ServerClock = .system, cluster: (any Cluster)? = nil, metrics: ServerMetrics = ServerMetrics(),
+        pageSize: Int = 256
     ) {
         self.metrics = metrics
+        self.pageSize = max(pageSize, 1)
         self.store = store
         self.cluster = cluster
         self.skills = skills
@@ -107,6 +120,8 @@ public actor ChatHub {
         if drainSwitch.isDraining { return outbox.close(DrainSwitch.error) }
         sockets[key, default: [:]][socket] = Socket(outbox: outbox)
         if deliveries[key] == nil { deliveries[key] = Delivery(sent: sent) }
+        let count = sockets[key]?.count ?? 0
+        socketCounts.withLockedValue { $0[key] = count }
     }
 
     /// Forgets a closed socket.
@@ -116,6 +131,8 @@ public actor ChatHub {
             sockets[key] = nil
             deliveries[key] = nil
         }
+        let count = sockets[key]?.count
+        socketCounts.withLockedValue { $0[key] = count }
     }
 
     /// How many sockets a conversation has open.
@@ -164,16 +181,25 @@ public actor ChatHub {
     }
 
     /// A socket asked for Parley's extension: the welcome, then what it missed after `resumeAfter`, paced by the
-    /// socket's own reading (the replay may be longer than its outbox holds).
+    /// socket's own reading (the replay may be longer than its outbox holds), read from the store a page
+    /// (``pageSize``) at a time: a replay of any length holds one page in memory.
     nonisolated func hello(_ hello: ParleyHello, from socket: UUID, of key: ConversationKey, maxFrameSize: Int) async {
         guard let outbox = await markParley(socket, of: key) else { return }
         do {
             let conversation = try await store.conversation(for: key)
-            let welcome = ParleyWelcome(lastSequence: conversation.lastOutbound, maxFrameSize: maxFrameSize)
+            let welcome = ParleyWelcome(
+                capabilities: Self.capabilities, lastSequence: conversation.lastOutbound, maxFrameSize: maxFrameSize)
             outbox.send(welcome.stateFrame.jsonString())
-            guard let after = hello.resumeAfter, after < conversation.lastOutbound else { return }
-            for message in try await store.messages(for: key, after: .outbound(max(after, 0))) {
-                await outbox.sendWhenRoom(message.wireFrame.jsonString())
+            guard var after = hello.resumeAfter, after < conversation.lastOutbound else { return }
+            after = max(after, 0)
+            // Up to what the welcome announced; what is stored later comes live, or by the next resume.
+            while after < conversation.lastOutbound {
+                let page = try await store.messages(for: key, after: .outbound(after), limit: pageSize)
+                guard let last = page.last?.outbound else { return }
+                for message in page {
+                    guard await outbox.sendWhenRoom(message.wireTexts.withSequence) else { return }  // closed
+                }
+                after = last
             }
         } catch {
             logger.error("cannot welcome a socket of \(key): \(error)")
@@ -183,11 +209,64 @@ public actor ChatHub {
     // MARK: Inputs
 
     /// Stores a message or profile update from the user as pending and has the skill answer it after the
-    /// conversation's earlier inputs. A repeated `clientMessageId` stores nothing and answers nothing.
-    nonisolated func receive(_ input: InputFrame, for key: ConversationKey) async throws -> ReceivedInput {
+    /// conversation's earlier inputs. A repeated `clientMessageId` stores nothing and answers nothing. A new message
+    /// goes to the user's other sockets (``fanOut(_:sequence:of:from:)``) before the skill answers it.
+    /// - Parameter socket: The socket it came from, which does not get it back.
+    nonisolated func receive(_ input: InputFrame, for key: ConversationKey, from socket: UUID? = nil) async throws
+        -> ReceivedInput
+    {
         let received = try await store.receive(input, for: key, at: clock.now())
-        if !received.duplicate { requestDrain(key, retryWhenBusy: true) }
+        guard !received.duplicate else { return received }
+        if case .message(let message) = input {
+            await fanOut(message, sequence: received.sequence, of: key, from: socket)
+        }
+        requestDrain(key, retryWhenBusy: true)
         return received
+    }
+
+    // MARK: The user's own messages on the user's other sockets
+
+    /// Sends a message the user stored as input `sequence` to the user's other sockets with Parley's extension, as a
+    /// `userMessage` state frame (docs/protocol.md §13.6), here and, in a cluster, on every node: a second tab or
+    /// device shows what the user wrote. Not to `socket`, the one it came from; not to sockets without the
+    /// extension (Oracle's clients, whose server never sends a user's messages back).
+    private nonisolated func fanOut(_ message: UserMessage, sequence: Int, of key: ConversationKey, from socket: UUID?)
+        async
+    {
+        if socketCounts.withLockedValue({ ($0[key] ?? 0) > 1 }) {
+            await sendUserMessage(Self.userMessageFrame(message, sequence: sequence, of: key), to: key, except: socket)
+        }
+        await cluster?.announce(.userMessage(key, sequence: sequence, node: node))
+    }
+
+    /// The `userMessage` frame of a stored message of the user.
+    private nonisolated static func userMessageFrame(_ message: UserMessage, sequence: Int, of key: ConversationKey)
+        -> String
+    {
+        var message = message
+        message.userId = key.userId  // the socket's user always applies (§4.1)
+        return EchoedUserMessage(sequence: sequence, message: message).stateFrame.jsonString()
+    }
+
+    private func sendUserMessage(_ text: String, to key: ConversationKey, except socket: UUID?) {
+        for (id, target) in sockets[key] ?? [:] where id != socket && target.parley {
+            target.outbox.send(text)
+        }
+    }
+
+    /// Another node stored the user's message `sequence`: this node's sockets of the conversation with Parley's
+    /// extension get it, read from the store (a hint carries numbers only).
+    func heardUserMessage(_ sequence: Int, of key: ConversationKey, node origin: String) async {
+        guard origin != node, sockets[key]?.values.contains(where: \.parley) == true else { return }
+        do {
+            guard
+                let input = try await store.messages(for: key, after: .sequence(sequence - 1), limit: 1).first,
+                input.sequence == sequence, case .user(.message(let message)) = input.frame
+            else { return }
+            sendUserMessage(Self.userMessageFrame(message, sequence: sequence, of: key), to: key, except: nil)
+        } catch {
+            logger.error("cannot read message \(sequence) of \(key) for the user's other sockets: \(error)")
+        }
     }
 
     /// Sends a frame to one socket only (a protocol error about what that socket sent).
@@ -455,6 +534,38 @@ extension ChatHub {
         for key in deliveries.keys { heard(key, upTo: .max) }
     }
 
+    /// Reads, a few hundred conversations a query, where every conversation with sockets here stands, and catches up
+    /// those whose sockets lack messages: what a lost or dropped hint did not bring arrives within one sweep instead
+    /// of with the conversation's next message. In a cluster the node does this periodically (``ClusterListener``).
+    nonisolated func sweepDeliveries() async {
+        let keys = await deliveryKeys()
+        for start in stride(from: 0, to: keys.count, by: Self.sweepBatch) {
+            let batch = Array(keys[start..<min(start + Self.sweepBatch, keys.count)])
+            do {
+                for (key, outbound) in try await store.lastOutbounds(of: batch) {
+                    await catchUp(key, ifLackingUpTo: outbound)
+                }
+            } catch {
+                logger.error("the delivery sweep cannot read where \(batch.count) conversations stand: \(error)")
+            }
+        }
+    }
+
+    /// How many conversations one read of a delivery sweep asks about.
+    static let sweepBatch = 500
+
+    private func deliveryKeys() -> [ConversationKey] {
+        Array(deliveries.keys)
+    }
+
+    /// Starts a catch-up when the sockets of `key` lack messages up to `outbound`, and counts it unless a hint
+    /// started one already.
+    private func catchUp(_ key: ConversationKey, ifLackingUpTo outbound: Int) {
+        guard let delivery = deliveries[key], outbound > delivery.sent ?? 0 else { return }
+        if !delivery.catchingUp { metrics.clusterSweepCaughtUp(1) }
+        heard(key, upTo: outbound)
+    }
+
     private func startCatchUp(_ key: ConversationKey) {
         guard var delivery = deliveries[key], !delivery.catchingUp else { return }
         delivery.catchingUp = true
@@ -462,15 +573,16 @@ extension ChatHub {
         Task { @concurrent in await self.catchUp(key) }
     }
 
-    /// Reads from the store what the conversation's sockets lack, until they have everything up to the target.
+    /// Reads from the store what the conversation's sockets lack, a page (``pageSize``) at a time, until they have
+    /// everything up to the target.
     private nonisolated func catchUp(_ key: ConversationKey) async {
         while let after = await catchUpCursor(key) {
             do {
-                let messages = try await store.messages(for: key, after: .outbound(after))
-                await caughtUp(OutboundBatch(messages), to: key)
+                let messages = try await store.messages(for: key, after: .outbound(after), limit: pageSize)
+                await caughtUp(OutboundBatch(messages), to: key, storeHasMore: messages.count >= pageSize)
             } catch {
                 logger.error("cannot read what the sockets of \(key) lack: \(error)")
-                await caughtUp(nil, to: key)
+                await caughtUp(nil, to: key, storeHasMore: false)
             }
         }
     }
@@ -488,14 +600,15 @@ extension ChatHub {
     }
 
     /// Sends what a catch-up read; what the store did not have (or a failed read) ends the catch-up at what was sent:
-    /// the next announcement of the conversation starts another.
-    private func caughtUp(_ batch: OutboundBatch?, to key: ConversationKey) {
+    /// the next announcement of the conversation (or the next sweep, ``sweepDeliveries()``) starts another. A full
+    /// page (`storeHasMore`) is followed by the next.
+    private func caughtUp(_ batch: OutboundBatch?, to key: ConversationKey, storeHasMore: Bool) {
         guard var delivery = deliveries[key] else { return }
         if let batch, let last = batch.outbounds.last {
             send(batch, after: delivery.sent ?? 0, to: key)
             delivery.sent = max(delivery.sent ?? 0, last)
         }
-        delivery.target = min(delivery.target, delivery.sent ?? 0)
+        if !storeHasMore { delivery.target = min(delivery.target, delivery.sent ?? 0) }
         deliveries[key] = delivery
     }
 }

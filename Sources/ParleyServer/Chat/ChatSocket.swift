@@ -380,9 +380,9 @@ struct ChatSocket {
         case .state:
             break
         case .message(let user):
-            try await receive(.message(user), key: key, outbox: outbox)
+            try await receive(.message(user), key: key, socket: socket, outbox: outbox)
         case .profile(let update):
-            try await receive(.profile(update), key: key, outbox: outbox)
+            try await receive(.profile(update), key: key, socket: socket, outbox: outbox)
         case .unknown(let object):
             reject(
                 ParleyError(
@@ -394,10 +394,10 @@ struct ChatSocket {
     }
 
     /// Stores an input (the skill answers it in turn) and acknowledges it when it has a `clientMessageId`.
-    private func receive(_ input: InputFrame, key: ConversationKey, outbox: SocketOutbox) async throws {
+    private func receive(_ input: InputFrame, key: ConversationKey, socket: UUID, outbox: SocketOutbox) async throws {
         let received: ReceivedInput
         do {
-            received = try await hub.receive(input, for: key)
+            received = try await hub.receive(input, for: key, from: socket)
         } catch {
             logger.error("cannot store an input of \(key): \(error)")
             let failure = ParleyError(.internalError, "the server could not store this message; send it again")

@@ -24,7 +24,14 @@ import NIOWebSocket
 final class SocketOutbox: Sendable {
     private enum Item {
         case text(String, bytes: Int)
-        case close(ParleyError)
+        case close(WebSocketErrorCode, reason: String?)
+
+        /// The close frame of `error`, with its close code unless `code` is given.
+        static func closing(_ error: ParleyError, code: CloseCode? = nil) -> Item {
+            .close(
+                WebSocketErrorCode(codeNumber: Int((code ?? CloseCode(for: error.code)).rawValue)),
+                reason: error.closeReason)
+        }
     }
 
     private struct State {
@@ -102,7 +109,7 @@ final class SocketOutbox: Sendable {
             if state.bytes + bytes > limit {
                 overflowed = true
                 state.items = [
-                    .close(ParleyError(.socketTooSlow, "the socket fell more than \(limit) bytes behind; reconnect"))
+                    .closing(ParleyError(.socketTooSlow, "the socket fell more than \(limit) bytes behind; reconnect"))
                 ]
                 state.bytes = 0
                 state.finishing = true
@@ -125,7 +132,8 @@ final class SocketOutbox: Sendable {
 
     /// Queues a text frame once fewer than half of ``limit`` bytes are waiting: for a socket's own replay of what it
     /// missed, which may be longer than the limit, so that the socket is paced instead of closed.
-    func sendWhenRoom(_ text: String) async {
+    @discardableResult
+    func sendWhenRoom(_ text: String) async -> Bool {
         while true {
             let wait: Bool = state.withLockedValue { state in
                 !state.closed && !state.finishing && state.bytes > 0 && state.bytes + text.utf8.count > limit / 2
@@ -140,19 +148,31 @@ final class SocketOutbox: Sendable {
                 if ready { waiter.resume() }
             }
         }
-        send(text)
+        return send(text)
     }
 
-    /// Queues a close frame for `error` after what is queued; nothing is queued after it.
-    func close(_ error: ParleyError) {
+    /// Queues a close frame for `error` after what is queued, with `code` (by default the error's own close code,
+    /// ``CloseCode/init(for:)``); nothing is queued after it.
+    func close(_ error: ParleyError, code: CloseCode? = nil) {
+        if enqueue(.closing(error, code: code)) { metrics.errorSent(error.code) }
+    }
+
+    /// Queues a normal close (1000) after what is queued; nothing is queued after it.
+    func closeNormally() {
+        enqueue(.close(.normalClosure, reason: nil))
+    }
+
+    /// Queues a close frame, unless the outbox takes nothing more; whether it was queued.
+    @discardableResult
+    private func enqueue(_ close: Item) -> Bool {
         let (queued, start) = state.withLockedValue { state -> (Bool, Bool) in
             guard !state.closed, !state.finishing else { return (false, false) }
-            state.items.append(.close(error))
+            state.items.append(close)
             state.finishing = true
             return (true, state.schedule())
         }
-        if queued { metrics.errorSent(error.code) }
         if start { scheduleFlush() }
+        return queued
     }
 
     /// Takes no more frames: what is queued is still written (the socket's reading side ended).
@@ -198,15 +218,15 @@ final class SocketOutbox: Sendable {
         guard !closed, !items.isEmpty else { return }
         var batch = 0
         var last: WebSocketFrame?
-        var close: ParleyError?
+        var close: (code: WebSocketErrorCode, reason: String?)?
         for item in items {
             switch item {
             case .text(let text, let bytes):
                 if let last { connection.write(last, promise: nil) }
                 last = WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text))
                 batch += bytes
-            case .close(let error):
-                close = error
+            case .close(let code, let reason):
+                close = (code, reason)
             }
             if close != nil { break }
         }
@@ -230,15 +250,14 @@ final class SocketOutbox: Sendable {
         } else if close != nil {
             state.withLockedValue { $0.closing = true }
         }
-        if let close { sendClose(close) }
+        if let close { sendClose(close.code, reason: close.reason) }
     }
 
     /// Writes the close frame through Hummingbird's writer (after the frames already in the pipeline), then ends.
-    private func sendClose(_ error: ParleyError) {
-        let code = WebSocketErrorCode(codeNumber: Int(CloseCode(for: error.code).rawValue))
+    private func sendClose(_ code: WebSocketErrorCode, reason: String?) {
         let writer = writer
         Task {
-            try? await writer.close(code, reason: error.closeReason)
+            try? await writer.close(code, reason: reason)
             self.closeAll()
         }
     }

@@ -6,8 +6,10 @@ public import ServiceLifecycle
 /// The store holds the truth (every message, numbered by the database); the cluster only carries hints. A node that
 /// stores a reply announces the conversation and its newest outbound number; every node with a socket of that
 /// conversation reads what its sockets have not had from the store. A hint that is lost (a node that was not
-/// listening for a moment) costs a delay, never a message: ``ClusterEvent/resynchronize`` follows every gap, and
-/// the next hint of the conversation catches it up.
+/// listening for a moment, a notification that failed, a hint dropped by a node that fell behind) costs a delay,
+/// never a message: ``ClusterEvent/resynchronize`` follows every gap, the next hint of the conversation catches it
+/// up, and every node sweeps its conversations (``ChatHub/sweepDeliveries()``) every
+/// ``ServerConfiguration/pendingInputSweepInterval``.
 ///
 /// A single server needs no cluster (``ChatHub`` runs without one). `PostgresCluster`, in the ParleyPostgres product,
 /// carries hints by `LISTEN`/`NOTIFY` and claims turns with advisory locks.
@@ -24,6 +26,15 @@ public protocol Cluster: Service {
     func claimTurns(of key: ConversationKey) async -> Bool
     /// Gives back the right taken by ``claimTurns(of:)``.
     func releaseTurns(of key: ConversationKey) async
+    /// How many hints this node has dropped since it started, because ``events`` was not read fast enough; the
+    /// node's delivery sweep makes up for them, and the metrics count them
+    /// (``ServerMetrics/clusterHintsDropped``).
+    var droppedHints: Int { get }
+}
+
+extension Cluster {
+    /// None: a cluster that never drops a hint.
+    public var droppedHints: Int { 0 }
 }
 
 /// A change one node tells the others about.
@@ -32,6 +43,9 @@ public enum ClusterEvent: Sendable, Hashable {
     case messages(ConversationKey, outbound: Int)
     /// The user's input `sequence` was stored while an agent has the conversation: for that agent's consoles.
     case userInput(ConversationKey, sequence: Int)
+    /// The user's message `sequence` was stored by node `node` (``ChatHub/node``): for the user's sockets on the
+    /// other nodes (docs/protocol.md §13.6).
+    case userMessage(ConversationKey, sequence: Int, node: String)
     /// A frame for the consoles of the agent with this name (the conversation ended, the user is typing).
     case toAgent(name: String, frame: String)
     /// A frame that is not stored, for the sockets of the conversation (the agent is typing).
@@ -60,6 +74,8 @@ extension ClusterEvent {
             ["messages": conversation(key, ["outbound": .number(Double(outbound))])]
         case .userInput(let key, let sequence):
             ["userInput": conversation(key, ["sequence": .number(Double(sequence))])]
+        case .userMessage(let key, let sequence, let node):
+            ["userMessage": conversation(key, ["sequence": .number(Double(sequence)), "node": .string(node)])]
         case .toAgent(let name, let frame):
             ["toAgent": ["name": .string(name), "frame": .string(frame)]]
         case .toUser(let key, let frame):
@@ -86,6 +102,10 @@ extension ClusterEvent {
             self = .messages(key, outbound: outbound)
         } else if let value = json["userInput"], let key = key(value), let sequence = value["sequence"]?.intValue {
             self = .userInput(key, sequence: sequence)
+        } else if let value = json["userMessage"], let key = key(value), let sequence = value["sequence"]?.intValue,
+            let node = value["node"]?.stringValue
+        {
+            self = .userMessage(key, sequence: sequence, node: node)
         } else if let value = json["toAgent"], let name = value["name"]?.stringValue,
             let frame = value["frame"]?.stringValue
         {

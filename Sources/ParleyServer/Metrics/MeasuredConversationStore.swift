@@ -41,8 +41,12 @@ struct MeasuredConversationStore: ConversationStore {
         return stored
     }
 
-    func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage] {
-        try await metrics.measure(.messages) { try await base.messages(for: key, after: cursor) }
+    func messages(for key: ConversationKey, after cursor: MessageCursor, limit: Int) async throws -> [StoredMessage] {
+        try await metrics.measure(.messages) { try await base.messages(for: key, after: cursor, limit: limit) }
+    }
+
+    func lastOutbounds(of keys: [ConversationKey]) async throws -> [ConversationKey: Int] {
+        try await base.lastOutbounds(of: keys)
     }
 
     func checkReadiness() async throws {

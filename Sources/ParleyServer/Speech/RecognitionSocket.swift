@@ -114,7 +114,15 @@ struct RecognitionSocket {
         defer { speech.release(ticket) }
         metrics.recognitionStarted(channel: channel.id)
         logger.debug("recognition \(requestId) started for \(userId) on \(channel.id) in \(locale)")
-        let outcome = await recognize(session, requestId: requestId, outbound: outbound, &messages)
+        // The chat socket's bounded outbox: a client that does not read is closed as too slow (or when its writes
+        // stop moving), never waited for, so it cannot hold a recognition slot.
+        let outbox = SocketOutbox(
+            writer: outbound, connection: connection.channel,
+            limit: max(configuration.socketBufferLimit, 2 * configuration.maxFrameSize),
+            writeTimeout: configuration.socketWriteTimeout, metrics: metrics, logger: logger)
+        let outcome = await recognize(session, requestId: requestId, outbox: outbox, &messages)
+        outbox.finish()
+        await outbox.finished()
         metrics.recognitionFinished(channel: channel.id, outcome)
     }
 
@@ -228,12 +236,12 @@ struct RecognitionSocket {
     /// Feeds the socket's audio to `session` and sends its results, until the terminal result has been sent and the
     /// client has closed, or the client leaves.
     private func recognize(
-        _ session: any RecognitionSession, requestId: String, outbound: WebSocketOutboundWriter,
+        _ session: any RecognitionSession, requestId: String, outbox: SocketOutbox,
         _ messages: inout WebSocketInboundMessageStream.AsyncIterator
     ) async -> ServerMetrics.RecognitionOutcome {
         let progress = Progress()
         let writer = Task {
-            await sendResults(of: session, requestId: requestId, outbound: outbound, progress: progress)
+            await sendResults(of: session, requestId: requestId, outbox: outbox, progress: progress)
         }
         let clock = configuration.clock
         let timeout = speech.configuration.recognitionTimeout
@@ -242,7 +250,7 @@ struct RecognitionSocket {
             guard progress.end(.failed) else { return }
             let error = ParleyError(.speechTimeout, "the recognition took longer than \(timeout)")
             await session.cancel()
-            try? await sendRefusal(Refusal(error), requestId: requestId, outbound)
+            sendRefusal(Refusal(error), requestId: requestId, outbox)
         }
         defer { timer.cancel() }
         let maxBytes = 2 * AudioBuffer.samples(in: speech.configuration.maxAudio, sampleRate: 16_000)
@@ -273,13 +281,13 @@ struct RecognitionSocket {
                             .unsupportedFrame,
                             "a text frame on the speech socket is \"Done\", {\"event\":\"audioDone\"} or a token")
                         metrics.errorSent(error.code)
-                        try? await outbound.write(.text(Self.errorFrame(error, requestId: requestId)))
+                        outbox.send(Self.errorFrame(error, requestId: requestId))
                     }
                 }
             }
         } catch {
             if progress.end(.failed), let error = error as? ParleyError {
-                try? await sendRefusal(Refusal(error), requestId: requestId, outbound)
+                sendRefusal(Refusal(error), requestId: requestId, outbox)
             }
             logger.debug("recognition \(requestId) ended: \(error)")
         }
@@ -291,7 +299,7 @@ struct RecognitionSocket {
 
     /// Sends the session's results; after the terminal one, closes the socket with 1000.
     private func sendResults(
-        of session: any RecognitionSession, requestId: String, outbound: WebSocketOutboundWriter, progress: Progress
+        of session: any RecognitionSession, requestId: String, outbox: SocketOutbox, progress: Progress
     ) async {
         do throws(ParleyError) {
             for try await event in session.events {
@@ -302,8 +310,7 @@ struct RecognitionSocket {
                     continue
                 case .partial(let result):
                     guard progress.outcome == nil, !result.text.isEmpty else { continue }
-                    try? await outbound.write(
-                        .text(Self.result("partialResult", requestId: requestId, [result.text]).jsonString()))
+                    outbox.send(Self.result("partialResult", requestId: requestId, [result.text]).jsonString())
                     continue
                 case .final(let result):
                     frame = Self.result("finalResult", requestId: requestId, result.alternatives.map(\.text))
@@ -318,14 +325,14 @@ struct RecognitionSocket {
                     outcome = .tooMuchSpeech
                 }
                 guard progress.end(outcome) else { return }
-                try? await outbound.write(.text(frame.jsonString()))
-                try? await outbound.close(.normalClosure, reason: nil)
+                outbox.send(frame.jsonString())
+                outbox.closeNormally()
                 return
             }
         } catch {
             guard progress.end(.failed) else { return }
             logger.warning("recognition \(requestId) failed: \(error)")
-            try? await sendRefusal(Refusal(error), requestId: requestId, outbound)
+            sendRefusal(Refusal(error), requestId: requestId, outbox)
         }
     }
 
@@ -353,6 +360,13 @@ struct RecognitionSocket {
     }
 
     // MARK: Refusals
+
+    /// Queues the error frame and the close with the refusal's code on a running recognition's outbox.
+    private func sendRefusal(_ refusal: Refusal, requestId: String, _ outbox: SocketOutbox) {
+        logger.info("ended a recognition: \(refusal.error)")
+        outbox.send(Self.errorFrame(refusal.error, requestId: requestId))
+        outbox.close(refusal.error, code: refusal.code)  // counted there
+    }
 
     /// Sends the error frame and closes with the refusal's code.
     private func sendRefusal(_ refusal: Refusal, requestId: String, _ outbound: WebSocketOutboundWriter) async throws {

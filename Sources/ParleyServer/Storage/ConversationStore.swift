@@ -327,8 +327,12 @@ public struct ReceivedInput: Sendable, Hashable {
 public struct PendingInputs: Sendable, Hashable {
     /// The conversation, read with its inputs.
     public var conversation: StoredConversation
-    /// The inputs the skill has not answered, oldest first.
+    /// The inputs the skill has not answered, oldest first: at most ``limit``, the oldest ones, however many wait.
     public var inputs: [StoredMessage]
+
+    /// The most inputs a read of ``ConversationStore/pending(for:)`` gives: a user who sends faster than the skill
+    /// answers makes the store keep more, never a read (or the SQLite store's cache) hold them all.
+    public static let limit = 32
 
     /// Creates a result.
     public init(conversation: StoredConversation, inputs: [StoredMessage]) {
@@ -359,8 +363,9 @@ public protocol ConversationStore: Sendable {
     func conversation(for key: ConversationKey) async throws -> StoredConversation
     /// Stores a user's input as pending, unless the conversation already has its `clientMessageId`.
     func receive(_ input: InputFrame, for key: ConversationKey, at date: Date) async throws -> ReceivedInput
-    /// The inputs of a conversation that the skill has not answered, oldest first, with the conversation as it
-    /// stood when they were read (one read for both: the hub asks before each answer); nil for no conversation.
+    /// The inputs of a conversation that the skill has not answered, oldest first and at most
+    /// ``PendingInputs/limit`` of them, with the conversation as it stood when they were read (one read for both: the
+    /// hub asks before each answer); nil for no conversation.
     func pending(for key: ConversationKey) async throws -> PendingInputs?
     /// The conversations with inputs the skill has not answered.
     func conversationsWithPendingInputs() async throws -> [ConversationKey]
@@ -374,8 +379,12 @@ public protocol ConversationStore: Sendable {
         _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
         at date: Date
     ) async throws -> [StoredMessage]
-    /// The messages of a conversation after `cursor`, oldest first.
-    func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage]
+    /// The messages of a conversation after `cursor`, oldest first, at most `limit` of them: a long history is read
+    /// page by page, each page after the last message of the one before, so that no read holds it whole.
+    func messages(for key: ConversationKey, after cursor: MessageCursor, limit: Int) async throws -> [StoredMessage]
+    /// The newest outbound number (``StoredConversation/lastOutbound``) of each of these conversations that is
+    /// stored, for a node's delivery sweep (``ChatHub/sweepDeliveries()``): at most a few hundred keys a call.
+    func lastOutbounds(of keys: [ConversationKey]) async throws -> [ConversationKey: Int]
     // MARK: Live agents
 
     /// Hands the conversation to live agents: it waits in their queue from `date`. Nothing changes when it is handed
@@ -401,6 +410,21 @@ public protocol ConversationStore: Sendable {
 }
 
 extension ConversationStore {
+    /// The messages of a conversation after `cursor`, oldest first, all of them: for reads known to be short (a
+    /// test's, the last few messages); a replay reads pages (``messages(for:after:limit:)``).
+    public func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage] {
+        try await messages(for: key, after: cursor, limit: .max)
+    }
+
+    /// Reads each conversation on its own; a store of a cluster reads them together.
+    public func lastOutbounds(of keys: [ConversationKey]) async throws -> [ConversationKey: Int] {
+        var numbers: [ConversationKey: Int] = [:]
+        for key in keys {
+            numbers[key] = try await conversation(for: key).lastOutbound
+        }
+        return numbers
+    }
+
     /// Ready: a store in the server's own file or memory is there as long as the process is.
     public func checkReadiness() async throws {}
 }

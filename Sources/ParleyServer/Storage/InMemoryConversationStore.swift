@@ -52,10 +52,13 @@ public actor InMemoryConversationStore: ConversationStore {
         return ReceivedInput(sequence: sequence, duplicate: false)
     }
 
-    /// The conversation's unanswered inputs, oldest first, with the conversation as it stood; nil for none.
+    /// The conversation's oldest unanswered inputs (``PendingInputs/limit``), with the conversation as it stood; nil
+    /// for none.
     public func pending(for key: ConversationKey) -> PendingInputs? {
         guard let entry = entries[key] else { return nil }
-        return PendingInputs(conversation: entry.conversation, inputs: entry.messages.filter(\.pending))
+        return PendingInputs(
+            conversation: entry.conversation,
+            inputs: Array(entry.messages.lazy.filter(\.pending).prefix(PendingInputs.limit)))
     }
 
     /// The conversations with inputs the skill has not answered.
@@ -93,15 +96,15 @@ public actor InMemoryConversationStore: ConversationStore {
         return stored
     }
 
-    /// The messages of a conversation after `cursor`, oldest first.
-    public func messages(for key: ConversationKey, after cursor: MessageCursor) -> [StoredMessage] {
+    /// The messages of a conversation after `cursor`, oldest first, at most `limit` of them.
+    public func messages(for key: ConversationKey, after cursor: MessageCursor, limit: Int) -> [StoredMessage] {
         let messages = entries[key]?.messages ?? []
-        switch cursor {
-        case .sequence(let sequence):
-            return messages.filter { $0.sequence > sequence }
-        case .outbound(let outbound):
-            return messages.filter { ($0.outbound ?? 0) > outbound }
-        }
+        let after: (StoredMessage) -> Bool =
+            switch cursor {
+            case .sequence(let sequence): { $0.sequence > sequence }
+            case .outbound(let outbound): { ($0.outbound ?? 0) > outbound }
+            }
+        return Array(messages.lazy.filter(after).prefix(max(limit, 0)))
     }
 
     // MARK: Live agents

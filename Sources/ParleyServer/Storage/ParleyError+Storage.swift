@@ -12,6 +12,10 @@ extension ParleyError.Code {
     /// The database's schema was migrated by a newer server than this one: this server does not know its tables and
     /// refuses to start rather than write rows a newer server would misread.
     public static let storeSchemaTooNew: Self = "store.schemaTooNew"
+    /// The database's schema is older than this server's (its migrations are not all applied: a database restored
+    /// from an old backup, or emptied while the server ran): the server is not ready (`/health/ready`) until a
+    /// server start migrates it.
+    public static let storeSchemaOutdated: Self = "store.schemaOutdated"
     /// An answer named an input that is not pending: another node of a cluster answered it first. Nothing was stored;
     /// the first answer stands.
     public static let storeInputAnswered: Self = "store.inputAnswered"

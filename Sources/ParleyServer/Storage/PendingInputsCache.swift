@@ -8,12 +8,24 @@ import NIOConcurrencyHelpers
 /// (nothing can commit between the read and its entry) or from the receive that created its conversation; every
 /// later commit touching the conversation updates it. A conversation without an entry is read from the database.
 /// Entries without pending inputs are dropped when there are more than `capacity`: the next read fills them again.
+///
+/// An entry holds at most `inputLimit` inputs (``PendingInputs/limit``, what a read of the database gives): a read
+/// that may have left some out starts none, and an input that would go past the limit drops the entry, so that a
+/// user who sends faster than the skill answers costs the cache no more than a page, and the conversation is read
+/// from the database until it has fewer inputs waiting.
 final class PendingInputsCache: Sendable {
     private let capacity: Int
+    private let inputLimit: Int
     private let entries = NIOLockedValueBox<[ConversationKey: PendingInputs]>([:])
 
-    init(capacity: Int) {
+    init(capacity: Int, inputLimit: Int = PendingInputs.limit) {
         self.capacity = capacity
+        self.inputLimit = inputLimit
+    }
+
+    /// How many inputs the entries hold, all together.
+    var inputCount: Int {
+        entries.withLockedValue { $0.values.reduce(0) { $0 + $1.inputs.count } }
     }
 
     /// The conversation's entry, if it has one.
@@ -24,6 +36,8 @@ final class PendingInputsCache: Sendable {
     /// A read of the database, made in a write transaction, has committed: it starts the entry unless one exists
     /// (which, being kept in step, is the same or newer).
     func read(_ pending: PendingInputs) {
+        // A full page may have left inputs out: the entry would not be what the database holds.
+        guard pending.inputs.count < inputLimit else { return }
         entries.withLockedValue { entries in
             if entries[pending.conversation.key] == nil { insert(pending, into: &entries) }
         }
@@ -36,6 +50,10 @@ final class PendingInputsCache: Sendable {
             if let created {
                 insert(PendingInputs(conversation: created, inputs: [input]), into: &entries)
             } else if var entry = entries[key] {
+                guard entry.inputs.count < inputLimit else {
+                    entries[key] = nil  // read from the database again, a page at a time
+                    return
+                }
                 entry.conversation.lastSequence = input.sequence
                 entry.inputs.append(input)
                 entries[key] = entry

@@ -160,6 +160,21 @@ public struct SQLiteConversationStore: ConversationStore {
         try database.unsafeRead(value)
     }
 
+    /// Ready when the file's schema is at this server's version: every migration applied, none it does not know.
+    /// - Throws: ``ParleyError/Code/storeSchemaOutdated`` or ``ParleyError/Code/storeSchemaTooNew``.
+    public func checkReadiness() async throws {
+        let (complete, superseded) = try read { db in
+            (try Self.migrator.hasCompletedMigrations(db), try Self.migrator.hasBeenSuperseded(db))
+        }
+        if superseded {
+            throw ParleyError(.storeSchemaTooNew, "the database file was migrated by a newer server")
+        }
+        guard complete else {
+            throw ParleyError(
+                .storeSchemaOutdated, "the database file's schema is older than this server's: restart the server")
+        }
+    }
+
     /// The conversation for `key`, created empty when new (read without a write when it exists).
     public func conversation(for key: ConversationKey) async throws -> StoredConversation {
         if let existing = try read({ db in try Self.existingConversation(for: key, in: db) }) { return existing }
@@ -276,7 +291,8 @@ public struct SQLiteConversationStore: ConversationStore {
         var created: StoredConversation?
     }
 
-    /// The conversation's unanswered inputs, oldest first, with the conversation as it stood; nil for none.
+    /// The conversation's oldest unanswered inputs (``PendingInputs/limit``), with the conversation as it stood; nil
+    /// for none.
     public func pending(for key: ConversationKey) async throws -> PendingInputs? {
         if let cached = cache.pending(for: key) { return cached }
         // Read in a write transaction, so that nothing commits between the read and the cache's entry.
@@ -294,8 +310,8 @@ public struct SQLiteConversationStore: ConversationStore {
                     SELECT \(ConversationRow.columns), \(MessageRow.columns) FROM conversation
                     LEFT JOIN message ON message.conversationId = conversation.id
                     AND message.sequence > conversation.answeredThrough AND message.pending
-                    WHERE conversation.channelId = ? AND conversation.userId = ? ORDER BY message.sequence
-                    """), arguments: [key.channelId, key.userId]
+                    WHERE conversation.channelId = ? AND conversation.userId = ? ORDER BY message.sequence LIMIT ?
+                    """), arguments: [key.channelId, key.userId, PendingInputs.limit]
         ).map { row in (ConversationRow(row), MessageRow(row, from: ConversationRow.count)) }
         guard let conversation = rows.first?.0 else { return nil }
         return PendingInputs(
@@ -400,20 +416,23 @@ public struct SQLiteConversationStore: ConversationStore {
         var conversation: StoredConversation
     }
 
-    /// The messages of a conversation after `cursor`, oldest first.
-    public func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage] {
+    /// The messages of a conversation after `cursor`, oldest first, at most `limit` of them.
+    public func messages(for key: ConversationKey, after cursor: MessageCursor, limit: Int) async throws
+        -> [StoredMessage]
+    {
         switch cursor {
         case .sequence(let sequence):
             try await fetch(
                 "conversation.channelId = ? AND conversation.userId = ? AND message.sequence > ?",
-                [key.channelId, key.userId, sequence])
+                [key.channelId, key.userId, sequence, max(limit, 0)])
         case .outbound(let outbound):
             try await fetch(
                 "conversation.channelId = ? AND conversation.userId = ? AND message.outbound > ?",
-                [key.channelId, key.userId, outbound])
+                [key.channelId, key.userId, outbound, max(limit, 0)])
         }
     }
 
+    /// The messages of `condition`, whose arguments end with the page's limit.
     private func fetch(_ condition: String, _ arguments: StatementArguments) async throws -> [StoredMessage] {
         try read { db in try Self.messageRows(db, condition, arguments) }.map { try $0.message() }
     }
@@ -569,7 +588,7 @@ public struct SQLiteConversationStore: ConversationStore {
                 sql: """
                     SELECT \(MessageRow.columns) FROM message
                     JOIN conversation ON conversation.id = message.conversationId
-                    WHERE \(condition) ORDER BY message.sequence
+                    WHERE \(condition) ORDER BY message.sequence LIMIT ?
                     """),
             arguments: arguments
         ).compactMap { MessageRow($0) }

@@ -18,7 +18,8 @@ import Testing
 struct PostgresStoreTests {
     // MARK: Readiness
 
-    /// Ready while the database answers; unready (coded) once it is gone; ready again, by itself, when it is back.
+    /// Ready while the database answers with this server's schema; unready (coded) once it is gone; back empty, it is
+    /// unready until migrated (`store.schemaOutdated`), then ready again.
     @Test func readinessFollowsTheDatabase() async throws {
         let server = try TestPostgres.server()
         let name = "parley_test_ready_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
@@ -32,7 +33,18 @@ struct PostgresStoreTests {
             let error = await #expect(throws: ParleyError.self) { try await store.checkReadiness() }
             #expect(error?.code == .storeUnavailable, "\(String(describing: error))")
             try await TestPostgres.administer(server, "CREATE DATABASE \(name)")
+            let outdated = await #expect(throws: ParleyError.self) { try await Self.becomesReady(store) }
+            #expect(outdated?.code == .storeSchemaOutdated, "\(String(describing: outdated))")
+            try await store.migrate()
             try await Self.becomesReady(store)
+            // A newer server's migration: unready, too new.
+            try await TestPostgres.withConnection(to: database) { connection in
+                _ = try await connection.query(
+                    "INSERT INTO parley_schema_migrations (version, name) VALUES (9999, 'from a newer server')",
+                    logger: TestPostgres.logger)
+            }
+            let tooNew = await #expect(throws: ParleyError.self) { try await store.checkReadiness() }
+            #expect(tooNew?.code == .storeSchemaTooNew, "\(String(describing: tooNew))")
         }
     }
 
