@@ -12,7 +12,10 @@ public struct URLRequest: Hashable, Equatable, Sendable {
         fatalError()
     }
     /// The URL of the request.
-    public var url: URL? { get { fatalError() } set { fatalError() } }
+    public var url: URL? {
+        get { fatalError() }
+        set { fatalError() }
+    }
 
     /// Constants that specify the interaction with the cached responses.
     public enum CachePolicy: UInt, Sendable {
@@ -21,4 +24,16 @@ public struct URLRequest: Hashable, Equatable, Sendable {
         case returnCacheDataElseLoad = 2
         case returnCacheDataDontLoad = 3
     }
+}
+
+// developer.apple.com/documentation/foundation/url/startaccessingsecurityscopedresource() and
+// …/url/stopaccessingsecurityscopedresource() (iOS 8): Darwin only.
+extension URL {
+    /// In an app that has adopted App Sandbox, makes the resource pointed to by a security-scoped URL available to
+    /// the app.
+    @available(iOS 8.0, macOS 10.7, *)
+    public func startAccessingSecurityScopedResource() -> Bool { fatalError() }
+    /// In an app that adopts App Sandbox, revokes access to the resource pointed to by a security-scoped URL.
+    @available(iOS 8.0, macOS 10.7, *)
+    public func stopAccessingSecurityScopedResource() { fatalError() }
 }

@@ -5,7 +5,8 @@
 // overlay(alignment:content:), foregroundStyle(_:), font(_:), imageScale(_:), scaledToFill(), scaledToFit(),
 // clipShape(_:style:), clipped(antialiased:), opacity(_:), disabled(_:), id(_:), tag(_:), tint(_:), lineLimit(_:),
 // controlSize(_:), buttonStyle(_:), onTapGesture(count:perform:), onSubmit(of:_:), onAppear(perform:),
-// onDisappear(perform:), onChange(of:initial:_:), task(priority:_:), task(id:priority:_:), alert(_:isPresented:
+// onDisappear(perform:), onChange(of:initial:_:), task(priority:_:), task(id:priority:_:) (the action also
+// `@_inheritActorContext` as in SwiftUI's .swiftinterface, so it runs on the view's main actor), alert(_:isPresented:
 // actions:message:), sheet(item:onDismiss:content:), sheet(isPresented:onDismiss:content:),
 // fullScreenCover(isPresented:onDismiss:content:), presentationDetents(_:), fileImporter(isPresented:
 // allowedContentTypes:onCompletion:), navigationTitle(_:), toolbar(content:), accessibilityLabel(_:),
@@ -116,12 +117,14 @@ extension View {
     /// Adds an asynchronous task to perform before this view appears.
     @available(iOS 15.0, *)
     nonisolated public func task(
-        priority: TaskPriority = .userInitiated, _ action: sending @escaping @isolated(any) () async -> Void
+        priority: TaskPriority = .userInitiated,
+        @_inheritActorContext _ action: sending @escaping @isolated(any) () async -> Void
     ) -> some View { self }
     /// Adds a task to perform before this view appears or when a specified value changes.
     @available(iOS 15.0, *)
     nonisolated public func task<T: Equatable>(
-        id value: T, priority: TaskPriority = .userInitiated, _ action: sending @escaping @isolated(any) () async -> Void
+        id value: T, priority: TaskPriority = .userInitiated,
+        @_inheritActorContext _ action: sending @escaping @isolated(any) () async -> Void
     ) -> some View { self }
 
     // MARK: Presentation

@@ -224,3 +224,32 @@ extension UIViewControllerRepresentable {
     /// The current environment of the view.
     public var environment: EnvironmentValues { fatalError() }
 }
+
+// MARK: Modifiers of your own (developer.apple.com/documentation/swiftui/viewmodifier, …/view/modifier(_:),
+// …/modifiedcontent)
+
+/// A modifier that you apply to a view or another view modifier, producing a different version of the original value.
+@available(iOS 13.0, *)
+@MainActor @preconcurrency public protocol ViewModifier {
+    /// The type of view representing the body.
+    associatedtype Body: View
+    /// Gets the current body of the caller.
+    @ViewBuilder @MainActor @preconcurrency func body(content: Self.Content) -> Self.Body
+    /// The content view type passed to `body()`.
+    typealias Content = _ViewModifier_Content<Self>
+}
+
+/// The content a view modifier's `body(content:)` receives.
+public struct _ViewModifier_Content<Modifier: ViewModifier>: _PrimitiveView {}
+
+/// A value with a modifier applied to it.
+@frozen public struct ModifiedContent<Content, Modifier> {
+    public typealias Body = Never
+}
+
+extension ModifiedContent: View, _PrimitiveView where Content: View, Modifier: ViewModifier {}
+
+extension View {
+    /// Applies a modifier to a view and returns a new view.
+    nonisolated public func modifier<T>(_ modifier: T) -> ModifiedContent<Self, T> { fatalError() }
+}

@@ -1,7 +1,7 @@
 // Mirrors the iOS 18 SDK (Xcode 16) UIKit framework: the classes, members and isolation Parley's code uses, as
 // developer.apple.com/documentation/uikit declares them (UIResponder, UIView, UIViewController,
-// UINavigationController, UINavigationItem, UIBarButtonItem, UIAction, UIActionHandler, UIMenu, UIMenuElement,
-// UILabel, UIStackView, UIFont, UIColor, UIImage, UIApplication/open(_:options:completionHandler:),
+// UINavigationController, UINavigationItem, UIBarButtonItem, UIControl, UIButton, UIAction, UIActionHandler, UIMenu,
+// UIMenuElement, UILabel, UIStackView, UIFont, UIColor, UIImage, UIApplication/open(_:options:completionHandler:),
 // NSLayoutConstraint, NSLayoutAnchor, UIImagePickerController, UIImagePickerControllerDelegate,
 // UINavigationControllerDelegate, UIAccessibility). Every UIKit class here is `@MainActor`, as in the SDK; UIKit
 // re-exports Foundation. Interface only: bodies trap, nothing here runs.
@@ -24,6 +24,8 @@ import UniformTypeIdentifiers
     public init(frame: CGRect) { fatalError() }
     /// Creates a view from data in an unarchiver.
     public required init?(coder: NSCoder) { fatalError() }
+    /// Creates a view with a zero frame (NSObject's `init()`, which UIView answers with `init(frame: .zero)`).
+    public override convenience init() { fatalError() }
     /// Whether the view's autoresizing mask is translated into Auto Layout constraints.
     open var translatesAutoresizingMaskIntoConstraints: Bool { get { fatalError() } set { fatalError() } }
     /// The view's background color.
@@ -106,8 +108,12 @@ public enum NSTextAlignment: Int, @unchecked Sendable {
     open var spacing: CGFloat { get { fatalError() } set { fatalError() } }
     /// The alignment of the arranged subviews perpendicular to the stack view's axis.
     open var alignment: UIStackView.Alignment { get { fatalError() } set { fatalError() } }
+    /// The list of views arranged by the stack view.
+    open var arrangedSubviews: [UIView] { fatalError() }
     /// Adds a view to the end of the arrangedSubviews array.
     open func addArrangedSubview(_ view: UIView) { fatalError() }
+    /// Removes the provided view from the stack's array of arranged subviews.
+    open func removeArrangedSubview(_ view: UIView) { fatalError() }
 
     /// The layout of arranged views perpendicular to the stack view's axis.
     public enum Alignment: Int, @unchecked Sendable {
@@ -117,6 +123,63 @@ public enum NSTextAlignment: Int, @unchecked Sendable {
         case center = 3
         case trailing = 4
         case lastBaseline = 5
+    }
+}
+
+/// The base class for controls, which are visual elements that convey a specific action or intention in response to
+/// user interactions.
+@available(iOS 2.0, *)
+@MainActor open class UIControl: UIView {
+    /// Whether the control is in the enabled state.
+    open var isEnabled: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
+}
+
+/// A control that executes your custom code in response to user interactions.
+@available(iOS 2.0, *)
+@MainActor open class UIButton: UIControl {
+    /// Creates a new button with the specified frame, registers the primary action event, and sets the title and
+    /// image to the action's title and image.
+    @available(iOS 14.0, *)
+    public convenience init(frame: CGRect, primaryAction: UIAction?) { fatalError() }
+    /// Creates a new button of the specified type, registers the primary action event, and sets the title and image
+    /// to the action's title and image.
+    @available(iOS 14.0, *)
+    public convenience init(type buttonType: UIButton.ButtonType = .system, primaryAction: UIAction?) { fatalError() }
+    public override init(frame: CGRect) { fatalError() }
+    public required init?(coder: NSCoder) { fatalError() }
+    /// The menu the button displays.
+    @available(iOS 14.0, *)
+    open var menu: UIMenu? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    /// A Boolean value that determines whether the menu is the button's primary action.
+    @available(iOS 14.0, *)
+    open var showsMenuAsPrimaryAction: Bool {
+        get { fatalError() }
+        set { fatalError() }
+    }
+    /// Sets the image to use for the specified state.
+    open func setImage(_ image: UIImage?, for state: UIControl.State) { fatalError() }
+
+    /// Specifies the style of a button.
+    public enum ButtonType: Int, @unchecked Sendable {
+        case custom = 0
+        case system = 1
+    }
+}
+
+extension UIControl {
+    /// Constants describing the state of a control.
+    public struct State: OptionSet, @unchecked Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// The normal, or default, state of a control where the control is enabled but neither selected nor
+        /// highlighted.
+        public static var normal: UIControl.State { fatalError() }
     }
 }
 
