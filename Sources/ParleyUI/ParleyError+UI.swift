@@ -6,4 +6,6 @@ extension ParleyError.Code {
     public static let speechUnavailable: Self = "ui.speechUnavailable"
     /// There is nothing to retry: the row is not a failed message or upload.
     public static let nothingToRetry: Self = "ui.nothingToRetry"
+    /// An attachment could not be downloaded for viewing (``ChatViewModel/downloadAttachment(_:session:)``).
+    public static let attachmentDownloadFailed: Self = "ui.attachmentDownloadFailed"
 }
