@@ -18,6 +18,15 @@
 
     extension EnvironmentValues {
         /// The palette the chat views paint with; ``ChatView`` sets it from the model's theme and the colour scheme.
-        @Entry public var chatPalette: Theme.Palette = Theme().light
+        public var chatPalette: Theme.Palette {
+            get { self[ChatPaletteKey.self] }
+            set { self[ChatPaletteKey.self] = newValue }
+        }
+    }
+
+    /// The environment key of ``SwiftUICore/EnvironmentValues/chatPalette`` (a key rather than SwiftUI's `@Entry`
+    /// macro, which needs a compiler plug-in the Linux type-check does not have).
+    private struct ChatPaletteKey: EnvironmentKey {
+        static let defaultValue: Theme.Palette = Theme().light
     }
 #endif

@@ -10,8 +10,9 @@
     #endif
 
     /// A chat screen over ParleyUI's ``ChatViewModel``: the message list (bubbles, cards, forms, attachments, day
-    /// headers, the typing indicator), the connection status banner, the composer (send, attach, microphone), the
-    /// header's buttons and language menu, alerts, the end-of-conversation prompt and the in-chat web view.
+    /// headers, the typing indicator), the connection status banner, the composer (send or microphone, attach with
+    /// the share menu, mute), the header's buttons and language menu, alerts, the end-of-conversation prompt and the
+    /// in-chat web view.
     ///
     /// It only draws the model and calls its intents; every decision (what shows, which flag does what, the texts,
     /// the colours) is the model's, tested on Linux. Texts use the system's text styles, so they follow Dynamic
@@ -22,11 +23,15 @@
     /// NavigationStack { ChatView(model: ChatViewModel(client: client)) }
     /// ```
     ///
-    /// Not compiled in CI (no Apple toolchain there): see `docs/ios.md`.
+    /// `scripts/check-apple --typecheck` compiles it on Linux against interface modules of the iOS 18 SDK; only a
+    /// Mac links and runs it (`docs/ios.md`).
     public struct ChatView: View {
         /// The screen's model.
-        public let model: ChatViewModel
+        @Bindable public var model: ChatViewModel
         private let opensLinks: Bool
+        /// Whether the app bar's buttons and the status banner are drawn here; ``ChatViewController`` draws them in
+        /// the UIKit navigation bar instead.
+        let showsHeader: Bool
         @Environment(\.colorScheme) private var colorScheme
         @Environment(\.scenePhase) private var scenePhase
 
@@ -34,15 +39,20 @@
         /// to the background and comes back, and, unless `opensLinks` is false, opens external links and `tel:` with
         /// the system (``ChatViewModel/PlatformActions/openExternally``).
         public init(model: ChatViewModel, opensLinks: Bool = true) {
+            self.init(model: model, opensLinks: opensLinks, showsHeader: true)
+        }
+
+        init(model: ChatViewModel, opensLinks: Bool, showsHeader: Bool) {
             self.model = model
             self.opensLinks = opensLinks
+            self.showsHeader = showsHeader
         }
 
         /// The screen.
         public var body: some View {
             let palette = model.configuration.theme.palette(for: colorScheme)
             VStack(spacing: 0) {
-                if let banner = model.connectionBanner {
+                if showsHeader, let banner = model.connectionBanner {
                     StatusBanner(banner: banner)
                 }
                 MessageList(model: model)
@@ -54,17 +64,14 @@
             .background(Color(palette.chatBackground))
             .environment(\.chatPalette, palette)
             .navigationTitle(model.header.title)
-            .toolbar { HeaderButtons(model: model) }
+            .toolbar { HeaderButtons(model: model, isShown: showsHeader) }
             .alert(
-                model.alert?.title ?? "",
-                isPresented: Binding(get: { model.alert != nil }, set: { if !$0 { model.dismissAlert() } }),
+                model.alert?.title ?? "", isPresented: $model.isAlertPresented,
                 actions: { Button(model.alert?.dismissLabel ?? "OK") { model.dismissAlert() } },
                 message: { Text(model.alert?.message ?? "") }
             )
             .alert(
-                model.endConversationPrompt?.title ?? "",
-                isPresented: Binding(
-                    get: { model.endConversationPrompt != nil }, set: { if !$0 { model.cancelEndConversation() } }),
+                model.endConversationPrompt?.title ?? "", isPresented: $model.isEndConversationPromptPresented,
                 actions: {
                     Button(model.endConversationPrompt?.confirmLabel ?? "", role: .destructive) {
                         Task { await model.confirmEndConversation() }
@@ -75,17 +82,17 @@
                 },
                 message: { Text(model.endConversationPrompt?.message ?? "") }
             )
-            .sheet(item: Binding(get: { model.webView }, set: { if $0 == nil { model.closeWebView() } })) { page in
+            .sheet(item: $model.presentedWebView) { page in
                 WebViewSheet(page: page) { model.closeWebView() }
             }
-            .sheet(isPresented: Binding(get: { model.popup != nil }, set: { if !$0 { model.dismissPopup() } })) {
+            .sheet(isPresented: $model.isPopupPresented) {
                 PopupSheet(model: model)
             }
             .onChange(of: scenePhase) { _, phase in
                 // The client closes its socket in the background and reconnects in the foreground (docs/client.md).
                 switch phase {
-                case .background: Task { await model.client.applicationDidEnterBackground() }
-                case .active: Task { await model.client.applicationWillEnterForeground() }
+                case .background: Task { await model.sceneDidEnterBackground() }
+                case .active: Task { await model.sceneWillEnterForeground() }
                 default: break
                 }
             }

@@ -2,47 +2,62 @@
     import SwiftUI
     import ParleyUI
 
-    /// The app bar's buttons: the language menu (`multiLangChat`), clear (`enableClearMessage`), end
-    /// (`enableEndConversation`).
+    /// The app bar's buttons, as the model lists them (``ChatViewModel/headerButtons``): the language menu
+    /// (`multiLangChat`), clear (`enableClearMessage`), end (`enableEndConversation`).
     struct HeaderButtons: ToolbarContent {
         let model: ChatViewModel
+        /// False when ``ChatViewController`` shows them in the UIKit navigation bar instead.
+        let isShown: Bool
 
         var body: some ToolbarContent {
             ToolbarItemGroup(placement: .primaryAction) {
-                if let menu = model.languageMenu {
-                    Menu {
-                        ForEach(menu.items) { item in
-                            Button {
-                                Task { await model.pickLanguage(item.tag) }
-                            } label: {
-                                if item.isSelected {
-                                    Label(item.label, systemImage: "checkmark")
-                                } else {
-                                    Text(item.label)
-                                }
+                if isShown {
+                    ForEach(model.headerButtons) { button in
+                        HeaderButtonView(model: model, button: button)
+                    }
+                }
+            }
+        }
+    }
+
+    /// One of the app bar's buttons.
+    struct HeaderButtonView: View {
+        let model: ChatViewModel
+        let button: HeaderButton
+
+        var body: some View {
+            switch button {
+            case .language(let menu):
+                Menu {
+                    ForEach(menu.items) { item in
+                        Button {
+                            Task { await model.pickLanguage(item.tag) }
+                        } label: {
+                            if item.isSelected {
+                                Label(item.label, systemImage: "checkmark")
+                            } else {
+                                Text(item.label)
                             }
                         }
-                    } label: {
-                        Image(systemName: "globe")
                     }
-                    .accessibilityLabel(menu.label)
+                } label: {
+                    Image(systemName: "globe")
                 }
-                if model.header.showsClearButton {
-                    Button {
-                        Task { await model.clear() }
-                    } label: {
-                        Image(systemName: "trash")
-                    }
-                    .accessibilityLabel(model.header.clearButtonAccessibilityLabel)
+                .accessibilityLabel(menu.label)
+            case .clear(let label):
+                Button {
+                    Task { await model.clear() }
+                } label: {
+                    Image(systemName: "trash")
                 }
-                if model.header.showsEndConversationButton {
-                    Button {
-                        model.requestEndConversation()
-                    } label: {
-                        Image(systemName: "xmark.circle")
-                    }
-                    .accessibilityLabel(model.header.endConversationButtonLabel)
+                .accessibilityLabel(label)
+            case .endConversation(let label):
+                Button {
+                    model.requestEndConversation()
+                } label: {
+                    Image(systemName: "xmark.circle")
                 }
+                .accessibilityLabel(label)
             }
         }
     }

@@ -63,28 +63,6 @@
         }
     }
 
-    /// An attachment: a picture inline, anything else as a link.
-    struct AttachmentView: View {
-        let attachment: AttachmentContent
-        let open: () -> Void
-
-        var body: some View {
-            if attachment.type == .image, let url = URL(string: attachment.url) {
-                AsyncImage(url: url) { image in
-                    image.resizable().scaledToFit()
-                } placeholder: {
-                    ProgressView()
-                }
-                .frame(maxWidth: 240, maxHeight: 240)
-                .onTapGesture(perform: open)
-            } else {
-                Button(action: open) {
-                    Label(attachment.title ?? attachment.url, systemImage: "paperclip")
-                }
-            }
-        }
-    }
-
     /// Read-only forms and tables: each field as "label: value".
     struct ReadOnlyContentView: View {
         let content: MessagePayload.Content

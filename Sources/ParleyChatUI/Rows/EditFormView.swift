@@ -38,11 +38,13 @@
         }
     }
 
-    /// The control of one field, by kind.
+    /// The control of one field, by kind. Each control's binding reads the value the model holds and hands a change
+    /// to the model (``ChatViewModel/setFormValue(_:field:in:)``, asynchronous) on the main actor; its closures
+    /// capture only sendable values, so they suit `Binding(get:set:)` however the SDK isolates them.
     struct FieldControl: View {
         let field: Field
         let value: JSONValue?
-        let set: (JSONValue?) -> Void
+        let set: @MainActor @Sendable (JSONValue?) -> Void
 
         private var label: String { field.label ?? field.id ?? "" }
 
@@ -58,12 +60,9 @@
         var body: some View {
             switch field.kind {
             case .toggle(let toggle):
-                Toggle(
-                    label,
-                    isOn: Binding(get: { value == toggle.valueOn }, set: { set($0 ? toggle.valueOn : toggle.valueOff) })
-                )
+                Toggle(label, isOn: binding(value == toggle.valueOn) { $0 ? toggle.valueOn : toggle.valueOff })
             case .singleSelect(let choices):
-                Picker(label, selection: Binding(get: { value }, set: { set($0) })) {
+                Picker(label, selection: binding(value) { $0 }) {
                     ForEach(choices.options, id: \.label) { option in
                         Text(option.label).tag(Optional(option.submittedValue))
                     }
@@ -72,32 +71,40 @@
                 VStack(alignment: .leading) {
                     Text(label).font(.subheadline)
                     ForEach(choices.options, id: \.label) { option in
-                        Toggle(option.label, isOn: Binding(get: { isPicked(option) }, set: { pick(option, $0) }))
+                        let current = value
+                        Toggle(
+                            option.label,
+                            isOn: binding(Self.isPicked(option, in: current)) { Self.picking(option, $0, in: current) })
                     }
                 }
             case .numberInput:
-                TextField(
-                    label, text: Binding(get: { text }, set: { set(Double($0).map(JSONValue.number) ?? .string($0)) }))
+                TextField(label, text: binding(text) { Double($0).map(JSONValue.number) ?? .string($0) })
             default:
                 TextField(
-                    field.placeholder ?? label,
-                    text: Binding(get: { text }, set: { set($0.isEmpty ? nil : .string($0)) }), axis: .vertical
+                    field.placeholder ?? label, text: binding(text) { $0.isEmpty ? nil : .string($0) }, axis: .vertical
                 )
                 .accessibilityLabel(label)
             }
         }
 
-        private func isPicked(_ option: SelectOption) -> Bool {
+        /// A binding that shows `current` and sends a change, made a field value by `toValue`, to the model.
+        private func binding<T: Sendable>(_ current: T, _ toValue: @escaping @Sendable (T) -> JSONValue?) -> Binding<T>
+        {
+            let set = set
+            return Binding(get: { current }, set: { newValue in Task { @MainActor in set(toValue(newValue)) } })
+        }
+
+        nonisolated private static func isPicked(_ option: SelectOption, in value: JSONValue?) -> Bool {
             if case .array(let values)? = value { return values.contains(option.submittedValue) }
             return false
         }
 
-        private func pick(_ option: SelectOption, _ on: Bool) {
+        nonisolated private static func picking(_ option: SelectOption, _ on: Bool, in value: JSONValue?) -> JSONValue {
             var values: [JSONValue] = []
             if case .array(let current)? = value { values = current }
             values.removeAll { $0 == option.submittedValue }
             if on { values.append(option.submittedValue) }
-            set(.array(values))
+            return .array(values)
         }
     }
 #endif

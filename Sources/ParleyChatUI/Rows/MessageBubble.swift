@@ -104,7 +104,7 @@
             case .readOnly(let content):
                 ReadOnlyContentView(content: content)
             case .attachment(let attachment):
-                AttachmentView(attachment: attachment) { model.open(attachment.url) }
+                AttachmentView(model: model, attachment: attachment)
             case .location(let location):
                 Button {
                     model.open(
@@ -155,7 +155,7 @@
     /// A file being sent: its progress, or its failure and a retry button.
     struct UploadRowView: View {
         let upload: UploadRow
-        let retry: () -> Void
+        let retry: @MainActor () -> Void
         @Environment(\.chatPalette) private var palette
 
         var body: some View {

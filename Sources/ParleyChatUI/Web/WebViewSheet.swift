@@ -7,7 +7,7 @@
     /// page; partly open (`partial`) or full height. Where WebKit or UIKit is missing, the page opens with the system.
     struct WebViewSheet: View {
         let page: WebViewPresentation
-        let close: () -> Void
+        let close: @MainActor () -> Void
 
         var body: some View {
             VStack(spacing: 0) {
