@@ -61,9 +61,23 @@ extension ChatClient {
             recording(.cancel)
             throw error
         }
+        // The audio session allows recording before the microphone opens (AVAudioSession on iOS).
+        let session = speechSetup.audioSession
+        do {
+            try await session.begin(.recording)
+        } catch {
+            emit(.speechFailed(error))
+            recording(.cancel)
+            throw error
+        }
+        observeAudioSession()
         guard case .perform(let actions) = recording(.permissionGranted(attempt: attempt)),
             actions.contains(.startCapture(attempt: attempt))
-        else { return }  // stopped while the permission was asked
+        else {
+            await session.end(.recording)
+            return  // stopped while the permission or the session was asked
+        }
+        speech.holdsRecordingSession = true
         startCapture(attempt: attempt, service: service, locale: locale, context: context)
     }
 
@@ -105,6 +119,7 @@ extension ChatClient {
     /// Reads `text` aloud (Oracle's `speak(text:)`), through the `ttsService` or the built-in reader, whatever
     /// the mute says.
     public func speak(text: String) async {
+        observeAudioSession()
         await currentTTSService().speak(text: text)
     }
 
@@ -165,6 +180,7 @@ extension ChatClient {
                 speech.capture = nil
                 speech.audio?.finish()
                 speech.audio = nil
+                releaseRecordingSession()
             case .cancelCapture:
                 speech.capture?.cancel()
                 speech.recognition?.cancel()
@@ -172,11 +188,39 @@ extension ChatClient {
                 speech.capture = nil
                 speech.recognition = nil
                 speech.audio = nil
+                releaseRecordingSession()
             case .report(let state):
                 emit(.recordingChanged(state))
             }
         }
         return transition
+    }
+
+    /// The microphone is closed: the audio session is given back (when read-aloud does not hold it).
+    private func releaseRecordingSession() {
+        guard speech.holdsRecordingSession else { return }
+        speech.holdsRecordingSession = false
+        let session = speechSetup.audioSession
+        Task { await session.end(.recording) }
+    }
+
+    /// Watches the audio session's interruptions and route changes, once, while the client lives.
+    private func observeAudioSession() {
+        guard speech.sessionEvents == nil else { return }
+        let events = speechSetup.audioSession.events()
+        speech.sessionEvents = Task { [weak self] in
+            for await event in events {
+                await self?.audioSessionChanged(event)
+            }
+        }
+    }
+
+    /// Does what ``AudioSessionEvent/response`` says: an interruption (a call) or a lost headset stops the
+    /// microphone (what was said so far is still recognised) and read-aloud.
+    func audioSessionChanged(_ event: AudioSessionEvent) async {
+        let response = event.response
+        if response.contains(.stopListening), isRecording { recording(.stop) }
+        if response.contains(.stopSpeaking) { await stopSpeech() }
     }
 
     private func startCapture(attempt: Int, service: any SpeechService, locale: String, context: SpeechContext) {
@@ -264,7 +308,8 @@ extension ChatClient {
                 guard let self else { throw CancellationError() }
                 return try await self.speechContext()
             },
-            failure: { [weak self] error in await self?.emit(.speechSynthesisFailed(error)) })
+            failure: { [weak self] error in await self?.emit(.speechSynthesisFailed(error)) },
+            audioSession: speechSetup.audioSession)
         speech.reader = reader
         return reader
     }
@@ -275,6 +320,7 @@ extension ChatClient {
             let text = Self.spokenText(message.payload)
         else { return }
         if speech.readQueue == nil {
+            observeAudioSession()
             let (texts, continuation) = AsyncStream.makeStream(of: String.self)
             speech.readQueue = continuation
             // One reader of the queue, so texts are read in the order they came.
@@ -312,6 +358,8 @@ extension ChatClient {
     /// Stops speech input and reading aloud (``destroy()``).
     func stopAllSpeech() async {
         recording(.cancel)
+        speech.sessionEvents?.cancel()
+        speech.sessionEvents = nil
         speech.readQueue?.finish()
         speech.readQueue = nil
         speech.pendingReads = 0

@@ -8,6 +8,8 @@ public actor SpeechReader: TTSService {
     public nonisolated let service: any SpeechService
     /// Where it is played.
     public nonisolated let speaker: any AudioSink
+    /// The audio session, held for playback while a text is read.
+    public nonisolated let audioSession: any AudioSessionControl
     /// The preferred voices, best first.
     public var preferences: [VoicePreference]
     private let context: @Sendable () async throws -> SpeechContext
@@ -25,13 +27,17 @@ public actor SpeechReader: TTSService {
     ///   - context: Who the requests are for (asked before each text).
     ///   - failure: Told when a text cannot be synthesised or played (no sound device, say); reading goes on with
     ///     the next text.
+    ///   - audioSession: Activated for playback while each text is read, given back after (``NoAudioSession`` by
+    ///     default).
     public init(
         service: any SpeechService, speaker: any AudioSink, preferences: [VoicePreference] = [],
         context: @escaping @Sendable () async throws -> SpeechContext,
-        failure: @escaping @Sendable (ParleyError) async -> Void = { _ in }
+        failure: @escaping @Sendable (ParleyError) async -> Void = { _ in },
+        audioSession: any AudioSessionControl = NoAudioSession()
     ) {
         self.service = service
         self.speaker = speaker
+        self.audioSession = audioSession
         self.preferences = preferences
         self.context = context
         self.failure = failure
@@ -72,8 +78,15 @@ public actor SpeechReader: TTSService {
             do {
                 let context = try await self.context()
                 let voice = try await voice(context)
-                try await speaker.play(
-                    service.synthesize(text, voice: voice?.identifier, language: voice?.language, context: context))
+                try await audioSession.begin(.playback)
+                do {
+                    try await speaker.play(
+                        service.synthesize(text, voice: voice?.identifier, language: voice?.language, context: context))
+                } catch {
+                    await audioSession.end(.playback)
+                    throw error
+                }
+                await audioSession.end(.playback)
             } catch let error as ParleyError {
                 if !Task.isCancelled { await failure(error) }
             } catch {

@@ -16,22 +16,29 @@ extension ChatClient {
         /// The microphone. Default: `AudioEngineSource` on Apple platforms, sox's `rec` (`SoxAudioSource`) where
         /// programs run; elsewhere a source that fails with `speech.audioDeviceUnavailable`.
         public var microphone: any AudioSource
-        /// Where read-aloud audio is played. Default: sox's `play` (`SoxStreamingPlayer`) where programs run;
-        /// elsewhere (iOS) a sink that fails with `speech.audioDeviceUnavailable` — give a `ttsService` or a
-        /// sink of your own there.
+        /// Where read-aloud audio is played. Default: `AudioEngineSink` (AVAudioEngine) on Apple platforms, sox's
+        /// `play` (`SoxStreamingPlayer`) on Linux; elsewhere a sink that fails with `speech.audioDeviceUnavailable`.
         public var speaker: any AudioSink
         /// Who grants the microphone and recognition. Default ``SystemPermissionSource``.
         public var permissions: any PermissionSource
+        /// The app's audio session: activated (play-and-record) before the microphone opens or speech plays, given
+        /// back after, and watched for interruptions and route changes, which stop the microphone and read-aloud.
+        /// Default: `SystemAudioSession.shared` (`AVAudioSession`) where UIKit is (iOS, iPadOS, tvOS, visionOS, Mac
+        /// Catalyst); ``NoAudioSession`` elsewhere. An app that configures `AVAudioSession` itself passes
+        /// ``NoAudioSession``.
+        public var audioSession: any AudioSessionControl
 
         /// A setup; every part has the platform's default.
         public init(
             service: (any SpeechService)? = nil, microphone: (any AudioSource)? = nil,
-            speaker: (any AudioSink)? = nil, permissions: any PermissionSource = SystemPermissionSource()
+            speaker: (any AudioSink)? = nil, permissions: any PermissionSource = SystemPermissionSource(),
+            audioSession: (any AudioSessionControl)? = nil
         ) {
             self.service = service
             self.microphone = microphone ?? Self.defaultMicrophone
             self.speaker = speaker ?? Self.defaultSpeaker
             self.permissions = permissions
+            self.audioSession = audioSession ?? Self.defaultAudioSession
         }
 
         static var defaultMicrophone: any AudioSource {
@@ -45,10 +52,21 @@ extension ChatClient {
         }
 
         static var defaultSpeaker: any AudioSink {
-            #if canImport(Subprocess)
+            #if canImport(AVFoundation)
+                AudioEngineSink()
+            #elseif canImport(Subprocess)
                 SoxStreamingPlayer()
             #else
                 UnavailableAudio()
+            #endif
+        }
+
+        static var defaultAudioSession: any AudioSessionControl {
+            // AVAudioSession exists where UIKit does; a `canImport` guard, so the Linux type-check compiles it.
+            #if canImport(UIKit) && canImport(AVFAudio)
+                SystemAudioSession.shared
+            #else
+                NoAudioSession()
             #endif
         }
     }
@@ -79,6 +97,10 @@ struct SpeechState {
     var audio: SpeechStream<AudioBuffer>.Continuation?
     /// The built-in reader, made on first use.
     var reader: SpeechReader?
+    /// Whether the microphone holds the audio session (``ChatClient/SpeechSetup/audioSession``).
+    var holdsRecordingSession = false
+    /// The audio session's interruptions and route changes, watched from the first recording or reading.
+    var sessionEvents: Task<Void, Never>?
     /// Texts to read aloud, in order.
     var readQueue: AsyncStream<String>.Continuation?
     /// Texts queued and not yet handed to the TTS service, and who waits for them (``ChatClient/finishSpeaking()``).

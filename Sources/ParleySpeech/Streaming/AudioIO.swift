@@ -13,7 +13,8 @@ public protocol AudioSource: Sendable {
 
 /// Plays audio as it arrives, so speech is heard while it is still being synthesised.
 ///
-/// Parley ships `SoxStreamingPlayer` (sox's `play`; Linux and macOS).
+/// Parley ships `SoxStreamingPlayer` (sox's `play`; Linux and macOS) and `AudioEngineSink` (AVAudioEngine; Apple
+/// platforms).
 public protocol AudioSink: Sendable {
     /// Plays `audio` to its end. Cancelling the task stops playback.
     /// - Throws: `speech.audioDeviceUnavailable` when there is no sound device; the stream's own error.
