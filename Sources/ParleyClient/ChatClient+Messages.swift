@@ -189,6 +189,18 @@ extension ChatClient {
     /// The server's acknowledgement: the frame leaves the outbox, and the next one goes.
     func acknowledged(_ ack: Acknowledgement) async {
         guard let item = outbox.items.first(where: { $0.id == ack.clientMessageId }) else { return }  // a repeat
+        if let error = ack.error, error.code == .rateLimited {
+            // Not refused for good: the conversation sent more than the server takes per minute. The message stays
+            // first in the outbox and goes again once the server's window allows (`retryAfter`).
+            let clock = self.clock
+            let delay = Duration.seconds(max(1, min(ack.retryAfter ?? 1, 600)))
+            rateLimitTask?.cancel()
+            rateLimitTask = Task {
+                do { try await clock.sleep(for: delay) } catch { return }
+                await self.sendAgainAfterRateLimit()
+            }
+            return
+        }
         if let error = ack.error {
             await fail(item, error)
         } else {
@@ -200,6 +212,12 @@ extension ChatClient {
             setDelivery(.acknowledged, of: item)
         }
         delivered(item.id)
+        await pumpOutbox()
+    }
+
+    /// The outbox's written frames go again after a `server.rateLimited` acknowledgement's wait.
+    private func sendAgainAfterRateLimit() async {
+        outbox.requeueSent()
         await pumpOutbox()
     }
 

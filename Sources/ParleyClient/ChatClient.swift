@@ -4,6 +4,7 @@
 #else
     public import Foundation
 #endif
+public import Logging
 
 /// A headless chat client for a Parley or Oracle Digital Assistant chat server: what Oracle's iOS SDK calls
 /// `BotsManager`, as an actor with `async` calls and an ``events()`` sequence.
@@ -34,6 +35,9 @@ public actor ChatClient {
 
     let transport: any ChatTransport
     let clock: any Clock<Duration>
+    /// Where the client reports what it cannot show as an event: records of the storage folder it could not read
+    /// (kept aside, never deleted), failures it recovered from.
+    let logger: Logger
     let uploader: AttachmentUploader
     var hooks: Hooks
     weak var listener: (any ChatEventListener)?
@@ -67,6 +71,8 @@ public actor ChatClient {
     /// The provider call in flight: concurrent needs for a token share it.
     var tokenFetch: Task<String, any Error>?
     var tokenRefreshTask: Task<Void, Never>?
+    /// Waits out a `server.rateLimited` acknowledgement before the outbox is written again.
+    var rateLimitTask: Task<Void, Never>?
 
     // Delivery state (see Reliability/).
     /// What waits to be delivered, and the place in the conversation.
@@ -129,12 +135,15 @@ public actor ChatClient {
     ///   - hooks: ``Hooks`` that see, change or drop messages.
     ///   - speech: The speech engines and devices (default: the chat server's speech endpoints, the platform's
     ///     microphone and speaker).
+    ///   - logger: Where the client logs (swift-log), as the server takes one; by default `parley.client` on the
+    ///     backend the app bootstrapped.
     public init(
         configuration: Configuration, transport: (any ChatTransport)? = nil,
         clock: any Clock<Duration> = ContinuousClock(),
         random: any RandomNumberGenerator & Sendable = SystemRandomNumberGenerator(), urlSession: URLSession = .shared,
-        hooks: Hooks = Hooks(), speech: SpeechSetup = SpeechSetup()
+        hooks: Hooks = Hooks(), speech: SpeechSetup = SpeechSetup(), logger: Logger = Logger(label: "parley.client")
     ) {
+        self.logger = logger
         self.speechSetup = speech
         self.configuration = configuration
         self.transport = transport ?? WebSocketTransport(maxFrameSize: configuration.maxFrameSize)
@@ -259,6 +268,9 @@ public actor ChatClient {
             transcript = try TranscriptStore(folder: folder, channelId: identity.channelId, userId: identity.userId)
             outbox = try Outbox(folder: folder, channelId: identity.channelId, userId: identity.userId)
             uploadStore = try UploadStore(folder: folder, channelId: identity.channelId, userId: identity.userId)
+            for error in transcript.damaged + outbox.damaged + uploadStore.damaged {
+                logger.error("\(error)", metadata: ["code": "\(error.code)"])
+            }
         } else {
             transcript = TranscriptStore()
             outbox = Outbox()

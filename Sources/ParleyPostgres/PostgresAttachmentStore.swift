@@ -118,6 +118,31 @@ public struct PostgresAttachmentStore: AttachmentStore {
         }
     }
 
+    /// The sum of the sizes of every attachment in the database.
+    public func totalUsage() async throws -> Int {
+        try await Self.mappingErrors {
+            let rows = try await store.run("SELECT coalesce(sum(size), 0)::bigint FROM parley_attachments")
+            for try await used in rows.decode(Int.self) { return used }
+            return 0
+        }
+    }
+
+    /// Deletes the attachments of the users of `conversations` on their channels (their parts cascade).
+    public func removeAttachments(of conversations: [ConversationKey]) async throws -> Int {
+        try await Self.mappingErrors {
+            var removed = 0
+            for key in conversations {
+                let rows = try await store.run(
+                    """
+                    DELETE FROM parley_attachments WHERE channel_id = \(key.channelId) AND user_id = \(key.userId)
+                    RETURNING id
+                    """)
+                for try await _ in rows.decode(String.self) { removed += 1 }
+            }
+            return removed
+        }
+    }
+
     /// Runs `body`, a database error (also one met while reading rows) becoming a ``ParleyError`` that says what
     /// the database said (``ParleyError/Code/storeUnavailable`` when it cannot be reached).
     private static func mappingErrors<T>(_ body: () async throws -> T) async throws -> T {

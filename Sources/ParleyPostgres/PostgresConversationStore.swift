@@ -409,6 +409,27 @@ public struct PostgresConversationStore: ConversationStore {
         return nil
     }
 
+    // MARK: Retention
+
+    /// Deletes the conversations whose last message (or creation, without messages) is older than `cutoff`, with
+    /// their messages (the foreign key cascades), in one statement.
+    public func removeConversations(idleSince cutoff: Date) async throws -> [ConversationKey] {
+        let time = cutoff.timeIntervalSince1970
+        let rows = try await query(
+            """
+            DELETE FROM parley_conversations AS c
+            WHERE c.updated_at < \(time) AND coalesce(
+                (SELECT m.created_at FROM parley_messages AS m WHERE m.conversation_id = c.id
+                 ORDER BY m.sequence DESC LIMIT 1), c.updated_at) < \(time)
+            RETURNING c.channel_id, c.user_id
+            """)
+        var keys: [ConversationKey] = []
+        for try await (channelId, userId) in rows.decode((String, String).self) {
+            keys.append(ConversationKey(channelId: channelId, userId: userId))
+        }
+        return keys
+    }
+
     // MARK: Helpers
 
     /// Runs `query` on a connection of the pool; a failure is a ``ParleyError`` saying what the database said.

@@ -26,13 +26,33 @@ public struct PostgresSessionBindings: SessionBindingStore {
         return false
     }
 
-    /// The digest bound to the user id; nil when none is.
-    public func digest(channelId: String, userId: String) async throws -> Data? {
+    /// The digest bound to the user id and the date of its binding (or last renewal); nil when none is.
+    public func binding(channelId: String, userId: String) async throws -> (digest: Data, date: Date)? {
         let rows = try await store.run(
             """
-            SELECT secret_digest FROM parley_session_secrets WHERE channel_id = \(channelId) AND user_id = \(userId)
+            SELECT secret_digest, created_at FROM parley_session_secrets
+            WHERE channel_id = \(channelId) AND user_id = \(userId)
             """)
-        for try await digest in rows.decode(ByteBuffer.self) { return Data(digest.readableBytesView) }
+        for try await (digest, date) in rows.decode((ByteBuffer, Double).self) {
+            return (Data(digest.readableBytesView), Date(timeIntervalSince1970: date))
+        }
         return nil
+    }
+
+    /// Replaces the digest and date where the digest is still the old one: one `UPDATE … WHERE secret_digest = old`,
+    /// which PostgreSQL runs atomically per row, so that of two nodes renewing with the same old secret one wins.
+    public func replace(channelId: String, userId: String, digest oldDigest: Data, with newDigest: Data, at date: Date)
+        async throws -> Bool
+    {
+        let rows = try await store.run(
+            """
+            UPDATE parley_session_secrets
+            SET secret_digest = \(ByteBuffer(bytes: Array(newDigest))), created_at = \(date.timeIntervalSince1970)
+            WHERE channel_id = \(channelId) AND user_id = \(userId)
+            AND secret_digest = \(ByteBuffer(bytes: Array(oldDigest)))
+            RETURNING user_id
+            """)
+        for try await _ in rows { return true }
+        return false
     }
 }

@@ -74,16 +74,20 @@ public func buildApplication(
     if let path = configuration.metricsPath {
         if let prometheus = metrics.factory as? PrometheusMetricsFactory {
             MetricsRoutes(
-                path: path, token: configuration.metricsToken, registry: prometheus.registry, signIns: signIns
+                path: path, token: configuration.metricsToken, registry: prometheus.registry, signIns: signIns,
+                trustedProxies: configuration.trustedProxies
             ).register(on: router)
         } else {
             logger.debug("\(path) is not served: the metrics go to a backend other than Prometheus")
         }
     }
     HealthRoutes(store: store, drain: hub.drainSwitch).register(on: router)
-    AttachmentRoutes(configuration: configuration, signIns: signIns, sessions: sessions, store: attachments)
-        .register(on: router)
-    SessionRoutes(configuration: configuration, sessions: sessions).register(on: router)
+    let listeningPort = ListeningPort(configuration.port)
+    let attachmentRoutes = AttachmentRoutes(
+        configuration: configuration, signIns: signIns, sessions: sessions, store: attachments,
+        listeningPort: listeningPort)
+    attachmentRoutes.register(on: router)
+    SessionRoutes(configuration: configuration, sessions: sessions, signIns: signIns).register(on: router)
     let speech = SpeechService(configuration: configuration.speech, metrics: metrics)
     SpeechRoutes(configuration: configuration, chat: socket, sessions: sessions, speech: speech).register(on: router)
     for extra in routes {
@@ -113,7 +117,10 @@ public func buildApplication(
             configuration: configuration, hub: hub, signIns: signIns, metrics: metrics, logger: logger)
         sockets.ws("/agent/socket") { inbound, outbound, context in
             WebSocketKeepAlive.start(on: context.requestContext.channel, every: pingInterval)
-            try await agentSocket.run(connection: context.requestContext, inbound: inbound, outbound: outbound)
+            try await agentSocket.run(
+                connection: context.requestContext,
+                peer: context.requestContext.clientAddress(of: context.request, trusting: configuration.trustedProxies),
+                inbound: inbound, outbound: outbound)
         }
         let console = try AgentConsolePage.load()
         router.get("/agent") { _, _ in console.response() }
@@ -144,13 +151,20 @@ public func buildApplication(
                 let refusal = socket.refusalAtUpgrade(upgrade)
                 if let refusal { metrics.errorSent(refusal.code, via: .http) }
                 return refusal
-            }, connections: connections, headerTimeout: configuration.headerTimeout)
+            }, connections: connections, headerTimeout: configuration.headerTimeout,
+            trustedProxies: configuration.trustedProxies)
         guard let tls else { return channel }
         return try TLSChannel(channel, tlsConfiguration: tls)
     }
     var clusterServices: [any Service] = []
+    if let period = configuration.retention {
+        clusterServices.append(
+            RetentionService(
+                store: store, attachments: attachmentRoutes.store, period: period,
+                interval: configuration.retentionSweepInterval, clock: configuration.clock, logger: logger))
+    }
     if let cluster {
-        clusterServices = [
+        clusterServices += [
             cluster,
             ClusterListener(
                 hub: hub, cluster: cluster, clock: configuration.clock,
@@ -163,7 +177,11 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Parley"),
         // Stopped in reverse order, after the server: the hub finishes answering while the cluster still runs.
         services: [folderLock] + clusterServices + [ChatHub.Finisher(hub: hub)],
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            listeningPort.set(port)
+            await onServerRunning(port)
+        },
         logger: logger
     )
     return ParleyApplication(base: application, hub: hub, drainTimeout: configuration.drainTimeout, logger: logger)

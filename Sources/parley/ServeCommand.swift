@@ -150,6 +150,32 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "How many bytes of attachments one user may keep on one channel (default 262144000: 250 MiB).")
     var userStorageQuota: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "How many bytes of attachments the server keeps in all (default 10737418240: 10 GiB).",
+            discussion: "Beyond it an upload is refused with 507 attachment.storageFull (see docs/security.md).",
+            valueName: "bytes"))
+    var attachmentQuota: Int?
+
+    @Option(help: "How long one upload may take from start to end (default 10m; then 408 attachment.timedOut).")
+    var uploadTimeout: DurationArgument?
+
+    @Option(
+        help: ArgumentHelp(
+            "The fewest bytes a second an upload must receive over each 10 seconds (default 2048).",
+            discussion: """
+                A slower upload ends with 408 attachment.tooSlow; while every upload slot is taken, a new upload                 takes the slot of the slowest upload below this rate (see docs/security.md).
+                """,
+            valueName: "bytes"))
+    var uploadMinimumRate: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Delete conversations idle for longer than this, with their users' attachments (default: keep them).",
+            discussion: "A duration such as 90d or 12h; the server looks once an hour (see docs/server.md).",
+            valueName: "duration"))
+    var retain: DurationArgument?
+
     @Option(help: "Where to serve the metrics in Prometheus's format (default /metrics; see docs/deploy.md).")
     var metricsPath: String?
 
@@ -194,6 +220,26 @@ struct ServerOptions: ParsableArguments {
     @Option(help: "The PEM private key of --tls-certificate.")
     var tlsKey: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A reverse proxy (address or CIDR network) whose Forwarded / X-Forwarded-For headers give the client's "
+                + "address (repeat for more; see docs/deploy.md).",
+            discussion: """
+                Only requests from these peers are read for the client's address, the key of every per-address \
+                limit; the rightmost hop that is no trusted proxy is the client. Without it the headers are ignored.
+                """,
+            valueName: "cidr"))
+    var trustedProxy: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The URL clients reach the server at, for attachment links (default: http[s]://HOST:PORT).",
+            valueName: "url"))
+    var publicURL: String?
+
+    @Option(help: "How many messages one conversation may send per minute; more are refused (default 600).")
+    var messagesPerMinute: Int?
+
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-certificate and --tls-key go together")
@@ -217,6 +263,12 @@ struct ServerOptions: ParsableArguments {
         if let userStorageQuota, userStorageQuota < 1 {
             throw ValidationError("--user-storage-quota must be at least 1 (bytes)")
         }
+        if let attachmentQuota, attachmentQuota < 1 {
+            throw ValidationError("--attachment-quota must be at least 1 (bytes)")
+        }
+        if let uploadMinimumRate, uploadMinimumRate < 0 {
+            throw ValidationError("--upload-minimum-rate must be 0 or more (bytes a second)")
+        }
         if let metricsPath, !metricsPath.hasPrefix("/") {
             throw ValidationError("--metrics-path must start with /")
         }
@@ -228,6 +280,17 @@ struct ServerOptions: ParsableArguments {
         }
         if agentKey != nil, agentKeyFile != nil {
             throw ValidationError("--agent-key and --agent-key-file go one at a time")
+        }
+        do {
+            _ = try TrustedProxies(parsing: trustedProxy)
+        } catch {
+            throw ValidationError("--trusted-proxy: \(error.message)")
+        }
+        if let publicURL, ServerConfiguration.publicURL(publicURL) == nil {
+            throw ValidationError("--public-url is an absolute http:// or https:// URL")
+        }
+        if let messagesPerMinute, !(1...1_000_000).contains(messagesPerMinute) {
+            throw ValidationError("--messages-per-minute must be from 1 to 1000000")
         }
     }
 
@@ -285,6 +348,11 @@ struct ServerOptions: ParsableArguments {
         if let idleTimeout { configuration.idleTimeout = idleTimeout.duration }
         if let failedSignInsPerMinute { configuration.failedSignInsPerMinute = failedSignInsPerMinute }
         if let userStorageQuota { configuration.userStorageQuota = userStorageQuota }
+        // The command line, then the file.
+        if let quota = attachmentQuota ?? file?.attachmentQuota { configuration.attachmentQuota = quota }
+        if let timeout = uploadTimeout?.duration ?? file?.uploadTimeout { configuration.uploadTimeout = timeout }
+        if let rate = uploadMinimumRate ?? file?.uploadMinimumRate { configuration.uploadMinimumRate = rate }
+        if let retention = retain?.duration ?? file?.retain { configuration.retention = retention }
         // The command line, then the environment (the token), then the file.
         if noMetrics {
             configuration.metricsPath = nil
@@ -295,6 +363,11 @@ struct ServerOptions: ParsableArguments {
             $0.isEmpty ? nil : $0
         }
         configuration.metricsToken = metricsToken ?? environmentToken ?? file?.metricsToken
+        configuration.trustedProxies = try TrustedProxies(
+            parsing: trustedProxy.isEmpty ? file?.trustedProxies ?? [] : trustedProxy)
+        if let url = publicURL ?? file?.publicURL { configuration.publicURL = ServerConfiguration.publicURL(url) }
+        configuration.widgetChatServers = file?.widgetChatServers ?? []
+        if let messagesPerMinute { configuration.messagesPerMinute = messagesPerMinute }
         if configuration.channels.isEmpty {
             configuration.channels = [
                 ChannelConfiguration(id: "demo", name: "Pizza demo", skill: skillReference, speech: channelSpeech)

@@ -180,8 +180,9 @@ func offloaded<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async th
 
 /// Plain POSIX TCP to 127.0.0.1, for requests no HTTP client would send.
 enum RawTCP {
-    /// A TCP socket connecting to 127.0.0.1:`port`; with `blocking: false` the connect may still be in progress.
-    static func dial(port: Int, blocking: Bool = true) throws -> Int32 {
+    /// A TCP socket connecting to 127.0.0.1:`port` from `source` (any loopback address: 127.0.0.2 is another client
+    /// as the server sees it); with `blocking: false` the connect may still be in progress.
+    static func dial(port: Int, blocking: Bool = true, from source: String = "127.0.0.1") throws -> Int32 {
         #if os(Linux)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -189,6 +190,21 @@ enum RawTCP {
         #endif
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         if !blocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        if source != "127.0.0.1" {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let failure = errno
+                close(fd)
+                throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -234,8 +250,10 @@ enum RawTCP {
 
     /// Sends `request` on a new connection and reads until the response head is complete (or with `toEnd`, until
     /// the peer closes), or `timeout` passes.
-    static func exchange(port: Int, _ request: String, timeout: Int = 5, toEnd: Bool = false) throws -> String {
-        let fd = try dial(port: port)
+    static func exchange(
+        port: Int, _ request: String, timeout: Int = 5, toEnd: Bool = false, from source: String = "127.0.0.1"
+    ) throws -> String {
+        let fd = try dial(port: port, from: source)
         defer { close(fd) }
         var limit = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))

@@ -121,6 +121,53 @@ struct AuthenticationTests {
         }
     }
 
+    // MARK: Expiry of an open socket
+
+    /// A token bounds the socket it opened: at its `exp` (on the server's clock) the socket closes with 4003
+    /// `auth.expired`, and not a moment before.
+    @Test func anOpenSocketClosesWhenItsTokenExpires() async throws {
+        let clock = VirtualClock()
+        try await withServer(channels: [Self.secured], configure: { $0.clock = serverClock(on: clock) }) { server in
+            let close = try await server.chat(
+                channel: "secured", user: "alice", headers: Self.header(Self.token(lifetime: 60))
+            ) { socket in
+                try await socket.send(UserMessage.text("hi", user: "alice"))
+                #expect(try await socket.receiveMessage().payload == .text("hi"))
+                await clock.waitForSleepers(1)  // the socket's expiry watch
+                await clock.advance(by: .seconds(55))
+                try await socket.send(UserMessage.text("still here", user: "alice"))
+                #expect(try await socket.receiveMessage().payload == .text("still here"))
+                await clock.advance(by: .seconds(6))
+                while try await socket.receive() != nil {}
+            }
+            #expect(close?.closeCode == .unknown(CloseCode.tokenExpired.rawValue))
+            #expect(close?.reason?.hasPrefix(ParleyError.Code.tokenExpired.rawValue) == true)
+        }
+    }
+
+    /// A fresh token sent on the open socket (an `auth` frame, as Parley's client and Oracle's SDKs do before the
+    /// old one expires) keeps the socket open until the fresh token's expiry.
+    @Test func anAuthFrameOnTheOpenSocketRenewsIt() async throws {
+        let clock = VirtualClock()
+        try await withServer(channels: [Self.secured], configure: { $0.clock = serverClock(on: clock) }) { server in
+            let close = try await server.chat(
+                channel: "secured", user: "alice", headers: Self.header(Self.token(lifetime: 60))
+            ) { socket in
+                await clock.waitForSleepers(1)
+                await clock.advance(by: .seconds(30))
+                try await socket.send(StateFrame.auth(jwt: Self.token(lifetime: 1800)))
+                try await socket.send(UserMessage.text("renewed", user: "alice"))
+                #expect(try await socket.receiveMessage().payload == .text("renewed"))
+                await clock.advance(by: .seconds(60))
+                try await socket.send(UserMessage.text("after the first expiry", user: "alice"))
+                #expect(try await socket.receiveMessage().payload == .text("after the first expiry"))
+                await clock.advance(by: .seconds(1800))
+                while try await socket.receive() != nil {}
+            }
+            #expect(close?.closeCode == .unknown(CloseCode.tokenExpired.rawValue))
+        }
+    }
+
     // MARK: Tokens made by hand
 
     static func unsigned(alg: String) -> String {

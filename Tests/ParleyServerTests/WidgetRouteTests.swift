@@ -23,8 +23,10 @@ struct WidgetRouteTests {
                 #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/html; charset=utf-8")
                 #expect(
                     response.value(forHTTPHeaderField: "Content-Security-Policy")
-                        == WidgetRoutes.contentSecurityPolicy + "; frame-ancestors *")
-                #expect(response.value(forHTTPHeaderField: "X-Frame-Options") == nil, "any origin may embed it")
+                        == WidgetRoutes.contentSecurityPolicy(chatServers: []) + "; frame-ancestors 'self'")
+                #expect(
+                    response.value(forHTTPHeaderField: "X-Frame-Options") == "SAMEORIGIN",
+                    "by default only the server's own pages frame it")
                 #expect(response.value(forHTTPHeaderField: "X-Content-Type-Options") == "nosniff")
                 #expect(response.value(forHTTPHeaderField: "Referrer-Policy") == "no-referrer")
                 #expect(body.contains(#"<script src="/widget/parley-widget.js"></script>"#))
@@ -99,7 +101,7 @@ struct WidgetRouteTests {
         let (_, response) = try await URLSession.shared.data(from: components.url!)
         let http = try #require(response as? HTTPURLResponse)
         let policy = try #require(http.value(forHTTPHeaderField: "Content-Security-Policy"))
-        #expect(policy.hasPrefix(WidgetRoutes.contentSecurityPolicy + "; "))
+        #expect(policy.hasPrefix(WidgetRoutes.contentSecurityPolicy(chatServers: []) + "; "))
         let ancestors = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0.hasPrefix("frame-ancestors ") }
         #expect(ancestors.count == 1, "one frame-ancestors directive in \(policy)")
@@ -107,6 +109,45 @@ struct WidgetRouteTests {
             ancestors.first.map { String($0.dropFirst("frame-ancestors ".count)) },
             http.value(forHTTPHeaderField: "X-Frame-Options")
         )
+    }
+
+    /// The page connects to its own origin only: its CSP names no other server, and a link's `?URI=` is refused by
+    /// the script (docs/security.md, "Pages"); other chat servers are the operator's choice (`widgetChatServers`).
+    /// The `connect-src` directive of a Content-Security-Policy.
+    static func connect(_ policy: String?) -> String? {
+        policy?.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.first {
+            $0.hasPrefix("connect-src ")
+        }
+    }
+
+    @Test func thePageConnectsOnlyToItsOwnOriginUnlessTheOperatorListsOthers() async throws {
+        try await withServer(channels: [ChannelConfiguration(id: "demo")]) { server in
+            let (body, response) = try await Self.get("http://127.0.0.1:\(server.port)/?URI=attacker.example")
+            #expect(Self.connect(response.value(forHTTPHeaderField: "Content-Security-Policy")) == "connect-src 'self'")
+            #expect(!body.contains("parley-chat-servers"))
+        }
+        try await withServer(
+            channels: [ChannelConfiguration(id: "demo")],
+            configure: {
+                $0.widgetChatServers = ["https://chat2.example.com", "http://10.0.0.7:8080", "https://x; script-src *"]
+            }
+        ) { server in
+            let (body, response) = try await Self.get("http://127.0.0.1:\(server.port)/")
+            #expect(
+                Self.connect(response.value(forHTTPHeaderField: "Content-Security-Policy"))
+                    == "connect-src 'self' https://chat2.example.com wss://chat2.example.com http://10.0.0.7:8080 "
+                    + "ws://10.0.0.7:8080")
+            #expect(
+                body.contains(
+                    #"<meta name="parley-chat-servers" content="https://chat2.example.com http://10.0.0.7:8080">"#))
+        }
+    }
+
+    /// `channel` with `frameOrigins: ["*"]`: any site may frame its widget page.
+    static func framedByAnyone(_ channel: ChannelConfiguration) -> ChannelConfiguration {
+        var channel = channel
+        channel.frameOrigins = ["*"]
+        return channel
     }
 
     @Test func framingFollowsTheAllowedOriginsOfThePagesChannel() async throws {
@@ -119,8 +160,10 @@ struct WidgetRouteTests {
                     "https://bad.example; script-src *", "https://shop.example.com/", "https://shop.example.com",
                 ]),
             ChannelConfiguration(id: "closed", allowedOrigins: []),
-            ChannelConfiguration(id: "anyone"),
+            Self.framedByAnyone(ChannelConfiguration(id: "anyone")),
             ChannelConfiguration(id: "off", enabled: false),
+            // The default: sockets and uploads from any origin, framing by the server's own pages only.
+            ChannelConfiguration(id: "unset"),
         ]
         let web = "'self' https://shop.example.com https://shop.example.com:8443 http://[::1]:8080"
         try await withServer(channels: channels) { server in
@@ -131,7 +174,8 @@ struct WidgetRouteTests {
                 ("channelId=anyone", "*", nil),
                 ("channelId=nowhere", "'self'", "SAMEORIGIN"),
                 ("channelId=off", "'self'", "SAMEORIGIN"),
-                ("channelId=secure", "*", nil),
+                ("channelId=secure", "'self'", "SAMEORIGIN"),
+                ("channelId=unset", "'self'", "SAMEORIGIN"),
                 ("config=%7B%22channelId%22%3A%22anyone%22%7D", "*", nil),
                 ("config=%7B%22channelId%22%3A%22anyone%22%7D&channelId=closed", "'self'", "SAMEORIGIN"),
                 ("channelId=anyone&channelId=closed", "'self'", "SAMEORIGIN"),

@@ -102,10 +102,13 @@ struct WidgetBrowserTests {
     @Test func identityAndFramingInChromium() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("parley-identity-\(UUID())")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        var demo = ChannelConfiguration(id: "demo", name: "Pizza demo")
+        demo.frameOrigins = ["*"]  // any site may frame it: an explicit choice
         let channels = [
-            ChannelConfiguration(id: "demo", name: "Pizza demo"),
+            demo,
             ChannelConfiguration(id: "closed", allowedOrigins: []),
             ChannelConfiguration(id: "sealed", sessionSecrets: true),
+            ChannelConfiguration(id: "unset"),  // the default: framed by the server's own pages only
         ]
         let run = try await InProcessServer.run(channels: channels, configure: { $0.agentKey = "agent-key" }) {
             server in

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// On disk each upload is two files in `uploads-<channel>-<user>/`: `<id>.data` (the bytes, written first) and
 /// `<id>.json` (`{"id","fileName","mimeType"}`, written atomically once the bytes are there). Loading keeps the
-/// uploads that have both and deletes the rest (a crash between the two writes).
+/// uploads that have both. What cannot be read (a record that is not one, bytes without a record after a crash
+/// between the two writes) is never deleted: its files are moved aside (`….damaged-<time>`) and the error is in
+/// ``damaged`` for the client to log.
 struct UploadStore: Sendable {
     struct Entry: Sendable {
         var id: String
@@ -15,6 +17,8 @@ struct UploadStore: Sendable {
     }
 
     private(set) var entries: [Entry] = []
+    /// What could not be read when the store was loaded.
+    private(set) var damaged: [ParleyError] = []
     let folder: URL?
 
     init() {
@@ -30,28 +34,46 @@ struct UploadStore: Sendable {
             for name in names where name.hasSuffix(".json") {
                 let record = folder.appendingPathComponent(name)
                 let bytes = folder.appendingPathComponent(String(name.dropLast(5)) + ".data")
-                guard let json = try? JSONValue(parsing: Data(contentsOf: record)),
-                    let id = json["id"]?.stringValue, let fileName = json["fileName"]?.stringValue,
-                    let mimeType = json["mimeType"]?.stringValue, let data = try? Data(contentsOf: bytes)
+                let contents = try Data(contentsOf: record)
+                guard let json = try? JSONValue(parsing: contents), let id = json["id"]?.stringValue, let fileName = json["fileName"]?.stringValue,
+                    let mimeType = json["mimeType"]?.stringValue,
+                    FileManager.default.fileExists(atPath: bytes.path)
                 else {
-                    try? FileManager.default.removeItem(at: record)
-                    try? FileManager.default.removeItem(at: bytes)
+                    try keepDamaged(record, reason: "not an upload record, or its bytes are missing")
                     continue
                 }
-                entries.append(Entry(id: id, fileName: fileName, mimeType: mimeType, data: data))
+                entries.append(Entry(id: id, fileName: fileName, mimeType: mimeType, data: try Data(contentsOf: bytes)))
             }
             for name in names where name.hasSuffix(".data") {
                 let id = String(name.dropLast(5))
-                if !entries.contains(where: { safeFileName($0.id) == id }) {
-                    try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+                if !entries.contains(where: { safeFileName($0.id) == id })
+                    && !FileManager.default.fileExists(atPath: folder.appendingPathComponent(id + ".json").path)
+                {
+                    try keepDamaged(folder.appendingPathComponent(name), reason: "bytes without their record")
                 }
             }
+        } catch let error as ParleyError {
+            throw error
         } catch {
             throw ParleyError(.transcriptStorage, "cannot read the uploads in \(folder.path)", underlying: error)
         }
     }
 
-    /// Keeps an upload until ``remove(_:)``.
+    /// Moves a damaged file of an upload aside, and its bytes with a record; notes the error.
+    private mutating func keepDamaged(_ file: URL, reason: String) throws(ParleyError) {
+        var kept = [try DamagedRecord.moveAside(file)]
+        if file.pathExtension == "json" {
+            let bytes = file.deletingPathExtension().appendingPathExtension("data")
+            if FileManager.default.fileExists(atPath: bytes.path) { kept.append(try DamagedRecord.moveAside(bytes)) }
+        }
+        damaged.append(
+            ParleyError(
+                .clientRecordDamaged,
+                "an unfinished upload could not be read (\(reason)); kept as "
+                    + kept.map(\.path).joined(separator: " and ")))
+    }
+
+        /// Keeps an upload until ``remove(_:)``.
     mutating func add(_ entry: Entry) throws(ParleyError) {
         if let folder {
             let name = safeFileName(entry.id)

@@ -30,6 +30,12 @@ extension ChatClient {
         /// `sessionSecret` query parameter of the chat socket's URL. Default `nil`: Oracle's servers, and Parley
         /// channels without `sessionSecrets`, need none. Keep it as safely as a password: with the user id it reads
         /// the user's conversation.
+        ///
+        /// A secret lasts the channel's `sessionSecretLifetimeDays` (30 by default). When it ends the server closes the
+        /// socket with 4009 `session.expired` (a final close: the client reports it and does not reconnect). The app
+        /// renews it by the same `POST /chat/v1/sessions?channelId=…&userId=…`, with the old secret (expired or not)
+        /// in the `X-Parley-Session-Secret` header, then connects again with the new secret: the user id, and its
+        /// conversation, stay the same.
         public var sessionSecret: String?
         /// How a token travels to the chat socket. Default: the first frame, as Oracle's Web SDK sends it.
         public var tokenPresentation: TokenPresentation = .authFrame

@@ -54,8 +54,9 @@ struct OutboxItem: Sendable, Hashable {
 /// the last sequence number received in order, and whether the conversation's opening was queued.
 ///
 /// With a folder it is an append-only JSON Lines log (`outbox-<channel>-<user>.jsonl`): `{"add":item}`,
-/// `{"remove":id}`, `{"lastSequence":n}`, `{"started":true}`. Loading folds the log and rewrites it compactly; a
-/// line cut short by a crash is skipped.
+/// `{"remove":id}`, `{"lastSequence":n}`, `{"started":true}`. Loading folds the log and rewrites it compactly. A line
+/// that cannot be read (cut short by a crash, or damaged) is never dropped silently: the file as it was is moved
+/// aside (`….damaged-<time>`) before the rewrite, and the error is in ``damaged`` for the client to log.
 struct Outbox: Sendable {
     private(set) var items: [OutboxItem] = []
     private(set) var lastSequence = 0
@@ -63,6 +64,9 @@ struct Outbox: Sendable {
     /// client asks for no replay and starts where the server is.
     private(set) var synced = false
     private(set) var started = false
+    /// What could not be read when the outbox was loaded: the file as it was is kept aside
+    /// (``DamagedRecord``), and the client logs these.
+    private(set) var damaged: [ParleyError] = []
     let file: URL?
 
     init() {
@@ -75,9 +79,20 @@ struct Outbox: Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             if FileManager.default.fileExists(atPath: file.path) {
+                var unreadable = 0
                 for line in try Data(contentsOf: file).split(separator: UInt8(ascii: "\n")) {
-                    guard let record = try? JSONValue(parsing: line) else { continue }
-                    apply(record)
+                    guard let record = try? JSONValue(parsing: line), apply(record) else {
+                        unreadable += 1
+                        continue
+                    }
+                }
+                if unreadable > 0 {
+                    // The compaction below would drop what could not be read: keep the file as it was.
+                    let kept = try DamagedRecord.moveAside(file)
+                    damaged.append(
+                        DamagedRecord.error(
+                            "\(unreadable) line(s) of the outbox", kept: kept,
+                            reason: "not a record; a queued message may be in it"))
                 }
             }
             try compact()
@@ -88,7 +103,8 @@ struct Outbox: Sendable {
         }
     }
 
-    private mutating func apply(_ record: JSONValue) {
+    /// Applies one line of the log; false when it is not a record this version knows.
+    private mutating func apply(_ record: JSONValue) -> Bool {
         if let item = record["add"].flatMap(OutboxItem.init(json:)) {
             items.removeAll { $0.id == item.id }
             if record["front"] == .bool(true) { items.insert(item, at: 0) } else { items.append(item) }
@@ -99,9 +115,12 @@ struct Outbox: Sendable {
             synced = true
         } else if record["started"] == .bool(true) {
             started = true
-        } else if let id = record["attempt"]?.stringValue, let index = items.firstIndex(where: { $0.id == id }) {
-            items[index].attempts += 1
+        } else if let id = record["attempt"]?.stringValue {
+            if let index = items.firstIndex(where: { $0.id == id }) { items[index].attempts += 1 }
+        } else {
+            return false
         }
+        return true
     }
 
     private func compact() throws(ParleyError) {

@@ -11,14 +11,18 @@ public struct TranscriptStore: Sendable {
     public private(set) var messages: [ChatMessage] = []
     /// The file, when the store persists.
     public let file: URL?
+    /// What could not be read when the store was loaded (``ParleyError/Code/clientRecordDamaged``): the file as it
+    /// was is kept aside, named in the error, and the readable messages are written back. ``ChatClient`` logs these.
+    public private(set) var damaged: [ParleyError] = []
 
     /// An empty store in memory.
     public init() {
         file = nil
     }
 
-    /// A store persisted in `folder`, loaded from it. Lines that do not decode (a file cut short by a crash) are
-    /// skipped, so that one bad line never loses the rest.
+    /// A store persisted in `folder`, loaded from it. Lines that do not decode (a file cut short by a crash, a damaged
+    /// line) never lose the rest, and are not lost either: the file as it was is moved aside
+    /// (`….damaged-<time>`), the messages that could be read are written to a new file, and ``damaged`` says so.
     /// - Throws: ``ParleyError/Code/transcriptStorage`` when the folder cannot be created or the file read.
     public init(folder: URL, channelId: String, userId: String) throws(ParleyError) {
         let name = "transcript-\(safeFileName(channelId))-\(safeFileName(userId)).jsonl"
@@ -27,6 +31,10 @@ public struct TranscriptStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             guard FileManager.default.fileExists(atPath: file.path) else { return }
+            var unreadable = 0
+            defer {
+                if unreadable > 0 { keepDamaged(lines: unreadable) }
+            }
             Self.forEachRecord(in: try Data(contentsOf: file)) { (record: consuming Record) in
                 switch record {
                 case .message(let message):
@@ -38,7 +46,7 @@ public struct TranscriptStore: Sendable {
                 case .delivery(let id, let state):
                     if let index = messages.lastIndex(where: { $0.id == id }) { messages[index].delivery = state }
                 case .unreadable:
-                    break
+                    unreadable += 1
                 }
             }
         } catch {
@@ -47,7 +55,23 @@ public struct TranscriptStore: Sendable {
         }
     }
 
-    /// One line of the file.
+    /// Moves the file aside and writes the messages read from it to a new one (the load found `lines` unreadable).
+    private mutating func keepDamaged(lines: Int) {
+        guard let file else { return }
+        do {
+            let kept = try DamagedRecord.moveAside(file)
+            damaged.append(DamagedRecord.error("\(lines) line(s) of the transcript", kept: kept, reason: "not JSON"))
+            let text = messages.map { String(decoding: $0.jsonBytes(), as: UTF8.self) + "\n" }.joined()
+            try Data(text.utf8).write(to: file, options: .atomic)
+        } catch let error as ParleyError {
+            damaged.append(error)
+        } catch {
+            damaged.append(
+                ParleyError(.transcriptStorage, "cannot rewrite the transcript \(file.path)", underlying: error))
+        }
+    }
+
+        /// One line of the file.
     private enum Record: Sendable {
         case message(ChatMessage)
         case replacement(ChatMessage)

@@ -46,6 +46,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let sessionRequired = CloseCode(rawValue: 4007)
     /// ``ParleyError/Code/sessionInvalid``.
     public static let sessionInvalid = CloseCode(rawValue: 4008)
+    /// ``ParleyError/Code/sessionExpired``: final for the old secret; the client renews it and reconnects.
+    public static let sessionExpired = CloseCode(rawValue: 4009)
     /// ``ParleyError/Code/unknownChannel``.
     public static let unknownChannel = CloseCode(rawValue: 4010)
     /// ``ParleyError/Code/channelDisabled``.
@@ -69,7 +71,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         .tokenNotYetValid: .tokenNotYetValid, .tokenLifetimeTooLong: .tokenLifetimeTooLong,
         .channelMismatch: .channelMismatch, .unknownChannel: .unknownChannel, .channelDisabled: .channelDisabled,
         .originForbidden: .policyViolation, .frameTooLarge: .messageTooBig, .internalError: .internalError,
-        .sessionRequired: .sessionRequired, .sessionInvalid: .sessionInvalid, .serverBusy: .tryAgainLater,
+        .sessionRequired: .sessionRequired, .sessionInvalid: .sessionInvalid,
+        .sessionExpired: .sessionExpired, .serverBusy: .tryAgainLater,
         .rateLimited: .tryAgainLater, .socketTooSlow: .socketTooSlow, .invalidUTF8: .invalidPayload,
         .serverDraining: .serviceRestart,
     ]

@@ -115,8 +115,11 @@ public struct Acknowledgement: Sendable, Hashable {
     public var sequence: Int?
     /// Whether the server had already stored this id (the message was not handled again).
     public var duplicate: Bool
-    /// Why the server refused the message; it will never take it.
+    /// Why the server refused the message; it will never take it — except `server.rateLimited`, which it will take
+    /// after ``retryAfter``.
     public var error: ParleyError?
+    /// With `server.rateLimited`: how many seconds to wait before sending the message again.
+    public var retryAfter: Int?
 
     /// An acknowledgement.
     public init(clientMessageId: String, sequence: Int? = nil, duplicate: Bool = false, error: ParleyError? = nil) {
@@ -133,6 +136,7 @@ public struct Acknowledgement: Sendable, Hashable {
         sequence = state.extra["sequence"]?.intValue
         duplicate = state.extra["duplicate"] == .bool(true)
         error = state.extra["error"].flatMap { try? ParleyError(json: $0) }
+        retryAfter = state.extra["retryAfter"]?.intValue
     }
 
     /// The frame.
@@ -141,6 +145,7 @@ public struct Acknowledgement: Sendable, Hashable {
         if let sequence { extra["sequence"] = .number(Double(sequence)) }
         if duplicate { extra["duplicate"] = .bool(true) }
         if let error { extra["error"] = error.jsonValue }
+        if let retryAfter { extra["retryAfter"] = .number(Double(retryAfter)) }
         return StateFrame(type: .ack, extra: extra)
     }
 }

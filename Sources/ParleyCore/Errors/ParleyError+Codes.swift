@@ -60,6 +60,9 @@ extension ParleyError.Code {
     public static let sessionRequired: Self = "session.required"
     /// The session secret given does not belong to the user id.
     public static let sessionInvalid: Self = "session.invalid"
+    /// The session secret is the user's, but its lifetime (the channel's `sessionSecretLifetimeDays`) has ended:
+    /// renew it (`POST /chat/v1/sessions` with the old secret in `X-Parley-Session-Secret`) and reconnect.
+    public static let sessionExpired: Self = "session.expired"
 }
 
 extension ParleyError.Code {

@@ -21,8 +21,11 @@ struct AgentSocket: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
 
+    /// `peer` is the client's address (``ChatRequestContext/clientAddress(of:trusting:)``), the key of the failed
+    /// sign-in limit.
     func run(
-        connection: ChatRequestContext, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+        connection: ChatRequestContext, peer: String, inbound: WebSocketInboundStream,
+        outbound: WebSocketOutboundWriter
     ) async throws {
         var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
         let timeout = configuration.authenticationTimeout
@@ -37,7 +40,7 @@ struct AgentSocket: Sendable {
         guard await !timer.value, let first else { return }
         let details: AgentSession
         let expiresAt: Date
-        switch authenticate(first, peer: connection.peer) {
+        switch authenticate(first, peer: peer) {
         case .success(let agent): (details, expiresAt) = agent
         case .failure(let error):
             await refuse(error, outbound)

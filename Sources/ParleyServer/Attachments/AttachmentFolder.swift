@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import _NIOFileSystem
 
@@ -21,9 +22,12 @@ actor AttachmentFolder: AttachmentStore {
     private var usage: [String: Int] = [:]
     private var loading: Task<[String: Int], Never>?
     private var loaded = false
+    /// Where damaged records and failed reads are reported.
+    nonisolated let logger: Logger
 
-    init(folder: URL) {
+    init(folder: URL, logger: Logger = Logger(label: "parley.attachments")) {
         self.folder = FilePath(folder.path)
+        self.logger = logger
     }
 
     private static func key(channelId: String, userId: String) -> String { "\(channelId)\u{0}\(userId)" }
@@ -63,7 +67,8 @@ actor AttachmentFolder: AttachmentStore {
             let folder = folder
             let uploads = uploadsFolder
             let fileSystem = fileSystem
-            task = Task { await Self.scan(folder, uploads: uploads, fileSystem: fileSystem) }
+            let logger = logger
+            task = Task { await Self.scan(folder, uploads: uploads, fileSystem: fileSystem, logger: logger) }
             loading = task
         }
         let scanned = await task.value
@@ -74,25 +79,94 @@ actor AttachmentFolder: AttachmentStore {
         }
     }
 
-    private static func scan(_ folder: FilePath, uploads: FilePath, fileSystem: FileSystem) async -> [String: Int] {
+    private static func scan(_ folder: FilePath, uploads: FilePath, fileSystem: FileSystem, logger: Logger) async
+        -> [String: Int]
+    {
         _ = try? await fileSystem.removeItem(at: uploads, strategy: .platformDefault, recursively: true)
         var usage: [String: Int] = [:]
-        do {
-            try await fileSystem.withDirectoryHandle(atPath: folder) { directory in
-                for try await entry in directory.listContents() where entry.type == .directory {
-                    let path = entry.path.appending(".metadata.json")
-                    guard let bytes = try? await ByteBuffer(contentsOf: path, maximumSizeAllowed: .kibibytes(64)),
-                        let json = try? JSONValue(parsing: Array(bytes.readableBytesView)),
-                        let metadata = AttachmentMetadata(json: json), let userId = metadata.userId,
-                        let size = metadata.size
-                    else { continue }
-                    usage[key(channelId: metadata.channelId, userId: userId), default: 0] += size
-                }
-            }
-        } catch {
-            // No attachments folder yet: nothing stored.
+        await eachRecord(in: folder, fileSystem: fileSystem, logger: logger) { _, metadata in
+            guard let userId = metadata.userId, let size = metadata.size else { return }
+            usage[key(channelId: metadata.channelId, userId: userId), default: 0] += size
         }
         return usage
+    }
+
+    /// Calls `body` with the folder and record of every stored attachment. A record that cannot be read is logged;
+    /// one that is damaged (not a record) is moved aside (``DamagedRecord``) and logged, never deleted.
+    private static func eachRecord(
+        in folder: FilePath, fileSystem: FileSystem, logger: Logger,
+        _ body: (FilePath, AttachmentMetadata) async throws -> Void
+    ) async {
+        let folders: [FilePath]
+        do {
+            folders = try await fileSystem.withDirectoryHandle(atPath: folder) { directory in
+                var found: [FilePath] = []
+                for try await entry in directory.listContents() where entry.type == .directory {
+                    if entry.name.string != ".uploads" { found.append(entry.path) }
+                }
+                return found
+            }
+        } catch let error as FileSystemError where error.code == .notFound {
+            return  // no attachments folder yet: nothing stored
+        } catch {
+            logger.error("the attachments folder \(folder) could not be read: \(error)")
+            return
+        }
+        for path in folders {
+            do {
+                if let metadata = try await readRecord(path.appending(".metadata.json")) {
+                    try await body(path, metadata)
+                }
+            } catch {
+                logger.error("attachment \(path.lastComponent?.string ?? path.string): \(error)")
+            }
+        }
+    }
+
+    /// The record at `path`; nil when there is none.
+    /// - Throws: ``ParleyError`` `attachment.unreadable` when the disk fails, or when the record is damaged (it is
+    ///   then moved aside, and the error names where it was kept).
+    private static func readRecord(_ path: FilePath) async throws -> AttachmentMetadata? {
+        let bytes: ByteBuffer
+        do {
+            bytes = try await ByteBuffer(contentsOf: path, maximumSizeAllowed: .kibibytes(64))
+        } catch let error as FileSystemError where error.code == .notFound {
+            return nil
+        } catch {
+            throw ParleyError(.attachmentUnreadable, "the record \(path) could not be read: \(error)")
+        }
+        if let json = try? JSONValue(parsing: Array(bytes.readableBytesView)),
+            let metadata = AttachmentMetadata(json: json)
+        {
+            return metadata
+        }
+        let kept = try DamagedRecord.moveAside(path.string)
+        throw ParleyError(.attachmentUnreadable, "the record \(path) is damaged; it was kept as \(kept)")
+    }
+
+    /// The bytes of every attachment kept here.
+    func totalUsage() async -> Int {
+        await load()
+        return usage.values.reduce(0, +)
+    }
+
+    /// Removes the attachments of the users of `conversations` (their folders, records last read), and stops
+    /// counting them.
+    func removeAttachments(of conversations: [ConversationKey]) async throws -> Int {
+        await load()
+        let owners = Set(conversations.map { Self.key(channelId: $0.channelId, userId: $0.userId) })
+        guard !owners.isEmpty else { return 0 }
+        var doomed: [(FilePath, String, Int)] = []
+        await Self.eachRecord(in: folder, fileSystem: fileSystem, logger: logger) { path, metadata in
+            let owner = Self.key(channelId: metadata.channelId, userId: metadata.userId ?? "")
+            if owners.contains(owner) { doomed.append((path, owner, metadata.size ?? 0)) }
+        }
+        for (path, owner, size) in doomed {
+            try await fileSystem.removeItem(at: path, strategy: .platformDefault, recursively: true)
+            let left = usage[owner, default: 0] - size
+            usage[owner] = left > 0 ? left : nil
+        }
+        return doomed.count
     }
 
     // MARK: Files
@@ -145,16 +219,18 @@ actor AttachmentFolder: AttachmentStore {
     /// The record of attachment `id` when its file is `fileName` and is there. A file stored before uploads were
     /// sniffed (``AttachmentMetadata/isLegacy``) is given the type its own bytes say (``legacyType(of:declared:)``).
     nonisolated func attachment(id: String, named fileName: String) async throws -> AttachmentRecord? {
-        let record = folder.appending(id).appending(".metadata.json")
-        guard let bytes = try? await ByteBuffer(contentsOf: record, maximumSizeAllowed: .kibibytes(64)),
-            let json = try? JSONValue(parsing: Array(bytes.readableBytesView)),
-            let metadata = AttachmentMetadata(json: json)
-        else { return nil }
+        guard let metadata = try await Self.readRecord(folder.appending(id).appending(".metadata.json")) else {
+            return nil
+        }
         if let stored = metadata.fileName, stored != fileName { return nil }
         let path = folder.appending(id).appending(fileName)
-        guard let info = try? await FileSystem.shared.info(forFileAt: path, infoAboutSymbolicLink: true),
-            info.type == .regular
-        else { return nil }
+        let found: FileInfo?
+        do {
+            found = try await FileSystem.shared.info(forFileAt: path, infoAboutSymbolicLink: true)
+        } catch {
+            throw ParleyError(.attachmentUnreadable, "the file of attachment \(id) could not be read: \(error)")
+        }
+        guard let info = found, info.type == .regular else { return nil }
         let type = metadata.isLegacy ? try await Self.legacyType(of: path, declared: metadata.type) : metadata.type
         return AttachmentRecord(
             channelId: metadata.channelId, userId: metadata.userId, type: type, size: Int(info.size),

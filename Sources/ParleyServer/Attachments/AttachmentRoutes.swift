@@ -31,6 +31,8 @@ struct AttachmentRoutes {
     let folder: AttachmentFolder
     /// Where attachments are kept: ``folder``, or a cluster's store.
     let store: any AttachmentStore
+    /// The port the server listens on, for links when no public URL is configured.
+    var listeningPort: ListeningPort
 
     /// Creates the routes.
     /// - Parameters:
@@ -40,16 +42,21 @@ struct AttachmentRoutes {
     ///   - store: Where attachments are kept; nil for the data folder.
     init(
         configuration: ServerConfiguration, signIns: SignInLimiter, sessions: SessionSecrets,
-        store: (any AttachmentStore)? = nil
+        store: (any AttachmentStore)? = nil, listeningPort: ListeningPort? = nil
     ) {
+        self.listeningPort = listeningPort ?? ListeningPort(configuration.port)
         self.configuration = configuration
         self.signIns = signIns
         self.sessions = sessions
         self.uploads = UploadLimiter(
             maxConcurrent: configuration.maxConcurrentUploads,
             maxConcurrentPerUser: configuration.maxConcurrentUploadsPerUser,
-            perWindow: configuration.uploadsPerUserPerMinute, clock: configuration.clock)
-        let folder = AttachmentFolder(folder: configuration.dataDirectory.appendingPathComponent("attachments"))
+            perWindow: configuration.uploadsPerUserPerMinute, deadline: configuration.uploadTimeout,
+            minimumRate: configuration.uploadMinimumRate, rateWindow: configuration.uploadRateWindow,
+            clock: configuration.clock)
+        let folder = AttachmentFolder(
+            folder: configuration.dataDirectory.appendingPathComponent("attachments"),
+            logger: Logger(label: "parley.attachments"))
         self.folder = folder
         self.store = store ?? folder
     }
@@ -94,6 +101,12 @@ struct AttachmentRoutes {
             response.headers.append(contentsOf: cors)
             return response
         } catch let error as CodedHTTPError {
+            if [.attachmentTooSlow, .attachmentTimedOut].contains(error.error.code) {
+                // The rest of the body would be read (at the client's pace) before the connection could serve another
+                // request: end it once the answer is out.
+                let channel = context.channel
+                channel.eventLoop.scheduleTask(in: .milliseconds(250)) { channel.close(promise: nil) }
+            }
             throw error.adding(cors)
         } catch {
             // A client that goes away mid-upload ends here too.
@@ -106,9 +119,10 @@ struct AttachmentRoutes {
     private func receive(_ request: Request, channel: ChannelConfiguration, context: ChatRequestContext)
         async throws -> Response
     {
-        let userId = try uploader(of: request, on: channel, peer: context.peer)
+        let peer = context.clientAddress(of: request, trusting: configuration.trustedProxies)
+        let userId = try uploader(of: request, on: channel, peer: peer)
         if SessionSecrets.applies(to: channel) {
-            try await verifySession(of: request, userId: userId, on: channel, peer: context.peer)
+            try await verifySession(of: request, userId: userId, on: channel, peer: peer)
         }
         let limit = configuration.maxAttachmentSize
         let declaredSize = header("x-oda-meta-file-size", in: request).flatMap { Int($0) }
@@ -132,6 +146,11 @@ struct AttachmentRoutes {
             && header("x-oda-meta-file-isprotected", in: request)?.trimmingCharacters(in: .whitespaces)
                 .lowercased() == "true"
 
+        if let total = configuration.attachmentQuota,
+            try await totalUsage(context: context) + (declaredSize ?? 1) > total
+        {
+            throw storageFull()
+        }
         let ticket = try uploads.admit(channelId: channel.id, userId: userId)
         defer { uploads.release(ticket) }
         let quota = configuration.userStorageQuota
@@ -141,29 +160,22 @@ struct AttachmentRoutes {
         // One read per turn of the event loop for this connection, so that the chats sharing the loop wait for at
         // most one chunk of each upload, not four.
         try? await context.channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1).get()
-        let receiver = UploadReceiver(maximumSize: limit, quotaLeft: quota - used)
-        let received = try await onUploadThread {
-            try await receiver.receive(
-                request.body, boundary: boundary, into: folder,
-                checkHeaders: { part throws(CodedHTTPError) in
-                    if let given = part.givenName, given.utf8.count > AttachmentName.maximumBytes {
-                        throw CodedHTTPError(
-                            .badRequest, .attachmentNameTooLong,
-                            "the file name has \(given.utf8.count) bytes in UTF-8; "
-                                + "at most \(AttachmentName.maximumBytes) are accepted"
-                        )
-                    }
-                },
-                accept: { sniffed, part throws(CodedHTTPError) in
-                    let type = MediaSniffer.refine(
-                        sniffed, declared: part.declaredType, fileName: AttachmentName.safe(part.givenName ?? ""))
-                    guard Self.accepts(type, on: channel) else {
-                        throw CodedHTTPError(
-                            .unsupportedMediaType, .attachmentUnsupportedType,
-                            "the file's content is \(type); channel \"\(channel.id)\" does not accept it")
-                    }
-                    return type
-                })
+        var reader = UploadReceiver(maximumSize: limit, quotaLeft: quota - used)
+        reader.onBytes = { [progress = ticket.progress] in progress.received($0) }
+        let receiver = reader
+        let folder = folder
+        let received = try await uploads.supervise(ticket) {
+            try await onUploadThread {
+                try await Self.receive(
+                    request.body, boundary: boundary, channel: channel, with: receiver, into: folder)
+            }
+        }
+        if let total = configuration.attachmentQuota {
+            let stored = try await totalUsage(context: context)
+            if stored + received.size > total {
+                await folder.discard(received.path)
+                throw storageFull()
+            }
         }
         let id = AttachmentID.random()
         let fileName = AttachmentName.safe(received.givenName ?? "attachment")
@@ -184,6 +196,51 @@ struct AttachmentRoutes {
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(bytes: answer.jsonBytes())))
+    }
+
+    /// Reads the body of an upload into the data folder's `.uploads` (``UploadReceiver``), checking the name and the
+    /// sniffed type against `channel`.
+    private static func receive(
+        _ body: RequestBody, boundary: String, channel: ChannelConfiguration, with receiver: UploadReceiver,
+        into folder: AttachmentFolder
+    ) async throws -> UploadReceiver.Received {
+        try await receiver.receive(
+            body, boundary: boundary, into: folder,
+            checkHeaders: { part throws(CodedHTTPError) in
+                if let given = part.givenName, given.utf8.count > AttachmentName.maximumBytes {
+                    throw CodedHTTPError(
+                        .badRequest, .attachmentNameTooLong,
+                        "the file name has \(given.utf8.count) bytes in UTF-8; "
+                            + "at most \(AttachmentName.maximumBytes) are accepted"
+                    )
+                }
+            },
+            accept: { sniffed, part throws(CodedHTTPError) in
+                let type = MediaSniffer.refine(
+                    sniffed, declared: part.declaredType, fileName: AttachmentName.safe(part.givenName ?? ""))
+                guard Self.accepts(type, on: channel) else {
+                    throw CodedHTTPError(
+                        .unsupportedMediaType, .attachmentUnsupportedType,
+                        "the file's content is \(type); channel \"\(channel.id)\" does not accept it")
+                }
+                return type
+            })
+    }
+
+    /// The bytes of every attachment the server keeps (for ``ServerConfiguration/attachmentQuota``).
+    private func totalUsage(context: ChatRequestContext) async throws(CodedHTTPError) -> Int {
+        do {
+            return try await store.totalUsage()
+        } catch {
+            throw Self.storeFailure(error, context: context)
+        }
+    }
+
+    private func storageFull() -> CodedHTTPError {
+        CodedHTTPError(
+            HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), .attachmentStorageFull,
+            "the server keeps as many bytes of attachments as it allows; try again later",
+            headers: [.retryAfter: "3600"])
     }
 
     /// The uploading user: the token's on a client-authenticated channel (counting bad tokens per address),
@@ -268,6 +325,10 @@ struct AttachmentRoutes {
         if let error = error as? ParleyError, error.code == .storeUnavailable {
             return CodedHTTPError(.serviceUnavailable, error, headers: [.retryAfter: "5"])
         }
+        if let error = error as? ParleyError, error.code == .attachmentUnreadable {
+            context.logger.error("\(error)")
+            return CodedHTTPError(.internalServerError, .attachmentUnreadable, "the stored attachment could not be read")
+        }
         context.logger.error("the attachment store failed: \(error)")
         return CodedHTTPError(.internalServerError, .internalError, "the server could not reach the stored files")
     }
@@ -297,13 +358,17 @@ struct AttachmentRoutes {
         request.headers.first { $0.name.canonicalName == name }?.value
     }
 
+    /// Where clients reach the server: ``ServerConfiguration/publicURL``, or else the configured host and the port
+    /// the server listens on, with the scheme it serves (`https` with TLS). Never the request's `Host` header: any
+    /// client can write it, and a link made from it would be handed to every reader of the conversation.
     private func publicBase(_ request: Request) -> String {
         if let url = configuration.publicURL {
             var base = url.absoluteString
             while base.hasSuffix("/") { base.removeLast() }
             return base
         }
-        return "http://\(request.head.authority ?? "\(configuration.host):\(configuration.port)")"
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "\(configuration.tls == nil ? "http" : "https")://\(host):\(listeningPort.value)"
     }
 
     // MARK: Download
@@ -338,7 +403,9 @@ struct AttachmentRoutes {
                 request.uri.queryParameters.get("token")
                 ?? ChannelToken.bearerToken(in: request.headers[.authorization])
             do {
-                _ = try verifiedToken(token, on: channel, userId: nil, peer: context.peer)
+                _ = try verifiedToken(
+                    token, on: channel, userId: nil,
+                    peer: context.clientAddress(of: request, trusting: configuration.trustedProxies))
             } catch {
                 throw error.adding(cors)
             }

@@ -34,6 +34,15 @@ public protocol AttachmentStore: Sendable {
     /// last. A download asks for one chunk at a time and writes it before asking for the next, so that a client that
     /// reads slowly holds nothing of the store's (a database connection, an open file) in between.
     func chunk(_ index: Int, of id: String, record: AttachmentRecord) async throws -> ByteBuffer?
+
+    /// The bytes of every attachment the store keeps, of every user and channel (for
+    /// ``ServerConfiguration/attachmentQuota``).
+    func totalUsage() async throws -> Int
+
+    /// Removes every attachment uploaded by the users of `conversations` on their channels: the conversations were
+    /// deleted (``ServerConfiguration/retention``).
+    /// - Returns: How many attachments were removed.
+    func removeAttachments(of conversations: [ConversationKey]) async throws -> Int
 }
 
 /// What the server knows of a stored attachment.

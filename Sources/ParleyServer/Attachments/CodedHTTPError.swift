@@ -71,4 +71,14 @@ extension ParleyError.Code {
     static let attachmentEmpty: Self = "attachment.empty"
     /// No attachment has this address (`404`).
     static let attachmentNotFound: Self = "attachment.notFound"
+    /// The upload's body arrived slower than the server's minimum rate over a window, or its slot was given to an
+    /// upload that was moving while every slot was taken (`408`, the connection is closed).
+    static let attachmentTooSlow: Self = "attachment.tooSlow"
+    /// The upload did not end within the server's upload deadline (`408`, the connection is closed).
+    static let attachmentTimedOut: Self = "attachment.timedOut"
+    /// The server keeps as many bytes of attachments as its global quota allows (`507`); nothing was stored.
+    static let attachmentStorageFull: Self = "attachment.storageFull"
+    /// A stored attachment could not be read from the disk or the database (`500`): not missing, damaged or out of
+    /// reach; the server's log says why.
+    static let attachmentUnreadable: Self = "attachment.unreadable"
 }

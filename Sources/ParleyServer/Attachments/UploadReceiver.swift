@@ -16,6 +16,8 @@ struct UploadReceiver {
     var maximumSize: Int
     /// How many bytes the user may still store on the channel.
     var quotaLeft: Int
+    /// Told the size of each chunk of the body as it arrives (``UploadProgress/received(_:)``, the minimum rate).
+    var onBytes: @Sendable (Int) -> Void = { _ in }
     /// Bytes of the body that are not the file (boundaries, part headers, other parts) the receiver tolerates.
     static let overheadAllowance = 64 * 1024
     /// How much of the file is gathered before it is written.
@@ -67,6 +69,7 @@ struct UploadReceiver {
             var total = 0
             for try await chunk in body {
                 total += chunk.readableBytes
+                onBytes(chunk.readableBytes)
                 guard total <= maximumSize + Self.overheadAllowance else { throw tooLarge() }
                 do {
                     try parser.execute(chunk)

@@ -17,6 +17,22 @@ struct ChatSocket {
     let sessions: SessionSecrets
     let metrics: ServerMetrics
     let logger: Logger
+    /// The messages of each conversation per minute (``ServerConfiguration/messagesPerMinute``), on this node.
+    let inputs: SignInLimiter
+
+    init(
+        configuration: ServerConfiguration, hub: ChatHub, signIns: SignInLimiter, sessions: SessionSecrets,
+        metrics: ServerMetrics, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.hub = hub
+        self.signIns = signIns
+        self.sessions = sessions
+        self.metrics = metrics
+        self.logger = logger
+        inputs = SignInLimiter(
+            limit: configuration.messagesPerMinute, clock: configuration.clock, what: "messages in this conversation")
+    }
 
     /// What the upgrade request said, and who asked.
     struct Upgrade {
@@ -99,7 +115,8 @@ struct ChatSocket {
         outbound: WebSocketOutboundWriter
     ) async throws {
         var messages = InboundMessages(inbound, maxSize: configuration.maxFrameSize)
-        let upgrade = Upgrade(request, peer: connection.peer)
+        let upgrade = Upgrade(
+            request, peer: connection.clientAddress(of: request, trusting: configuration.trustedProxies))
         do {
             let admitted: Admitted?
             // Most sockets are admitted by their upgrade request alone, without a frame of the admission's.
@@ -119,11 +136,15 @@ struct ChatSocket {
         let channel: ChannelConfiguration
         let key: ConversationKey
         let peer: String
+        /// When the token the socket was opened with expires (an `auth` frame on the socket renews it); nil on a
+        /// channel without tokens.
+        let expiry: CredentialExpiry?
 
-        init(channel: ChannelConfiguration, key: ConversationKey, peer: String) {
+        init(channel: ChannelConfiguration, key: ConversationKey, peer: String, expiresAt: Date? = nil) {
             self.channel = channel
             self.key = key
             self.peer = peer
+            self.expiry = expiresAt.map(CredentialExpiry.init)
         }
     }
 
@@ -172,13 +193,16 @@ struct ChatSocket {
             return .refused(error, nil)
         }
         var userId = upgrade.userId
+        var expiresAt: Date?
         if channel.clientAuthenticationEnabled {
             guard let token = upgrade.bearerToken else { return .awaitingAuthFrame(channel) }
-            userId = try verify(token, for: channel, userId: userId, peer: upgrade.peer).userId
+            let claims = try verify(token, for: channel, userId: userId, peer: upgrade.peer)
+            userId = claims.userId
+            expiresAt = claims.expiryDate
         }
         let admitted: Admitted
         do throws(ParleyError) {
-            admitted = try self.admitted(userId, on: channel, peer: upgrade.peer)
+            admitted = try self.admitted(userId, on: channel, peer: upgrade.peer, expiresAt: expiresAt)
         } catch {
             return .refused(error, .policyViolation)
         }
@@ -188,14 +212,16 @@ struct ChatSocket {
     /// The socket of `userId` (from the query or the token) on `channel`.
     /// - Throws: `decode.missingField` without a user id, `decode.invalidValue` for one that
     ///   ``ConversationKey/validate(userId:)`` refuses.
-    private func admitted(_ userId: String?, on channel: ChannelConfiguration, peer: String) throws(ParleyError)
-        -> Admitted
-    {
+    private func admitted(
+        _ userId: String?, on channel: ChannelConfiguration, peer: String, expiresAt: Date? = nil
+    ) throws(ParleyError) -> Admitted {
         guard let userId, !userId.isEmpty else {
             throw ParleyError(.missingField, "the userId query parameter is required")
         }
         try ConversationKey.validate(userId: userId)
-        return Admitted(channel: channel, key: ConversationKey(channelId: channel.id, userId: userId), peer: peer)
+        return Admitted(
+            channel: channel, key: ConversationKey(channelId: channel.id, userId: userId), peer: peer,
+            expiresAt: expiresAt)
     }
 
     /// Admits a socket whose first frame, within the configured time, is a valid `auth` frame.
@@ -210,9 +236,9 @@ struct ChatSocket {
             return nil
         }
         switch authenticate(first, channel: channel, userId: upgrade.userId, peer: upgrade.peer) {
-        case .success(let user):
+        case .success(let claims):
             do throws(ParleyError) {
-                return try admitted(user, on: channel, peer: upgrade.peer)
+                return try admitted(claims.userId, on: channel, peer: upgrade.peer, expiresAt: claims.expiryDate)
             } catch {
                 try await refuseOnOpen(error, .policyViolation, &messages, outbound)
             }
@@ -223,16 +249,17 @@ struct ChatSocket {
         return nil
     }
 
-    /// Admits a socket whose session secret is the user's (``SessionSecrets``).
+    /// Admits a socket whose session secret is the user's (``SessionSecrets``), until the secret's expiry.
     @inline(never)
     private func checkSessionSecret(
         _ upgrade: Upgrade, _ admitted: Admitted, _ messages: inout InboundMessages,
         _ outbound: WebSocketOutboundWriter
     ) async throws -> Admitted? {
+        let expiresAt: Date?
         do throws(ParleyError) {
             try signIns.check(upgrade.peer)
             do throws(ParleyError) {
-                try await sessions.verify(
+                expiresAt = try await sessions.verify(
                     channel: admitted.channel, userId: admitted.key.userId, secret: upgrade.sessionSecret)
             } catch {
                 if error.code == .sessionInvalid { signIns.recordFailure(upgrade.peer) }
@@ -242,7 +269,18 @@ struct ChatSocket {
             try await refuseOnOpen(error, nil, &messages, outbound)
             return nil
         }
-        return admitted
+        return Admitted(channel: admitted.channel, key: admitted.key, peer: admitted.peer, expiresAt: expiresAt)
+    }
+
+    /// The error a socket on `channel` closes with when its credential expires: its token's (4003) on an
+    /// authenticated channel, its session secret's (4009) on an open one.
+    static func expiredCredential(on channel: ChannelConfiguration) -> ParleyError {
+        channel.clientAuthenticationEnabled
+            ? ParleyError(.tokenExpired, "the token expired; reconnect with a fresh one")
+            : ParleyError(
+                .sessionExpired,
+                "the session secret expired; renew it (POST /chat/v1/sessions with X-Parley-Session-Secret) and reconnect"
+            )
     }
 
     /// Serves an admitted socket: frames in, replies out, until it closes.
@@ -260,6 +298,15 @@ struct ChatSocket {
         await hub.attach(socket, to: key, outbox: outbox)
         metrics.socketOpened(.chat)
         defer { metrics.socketClosed(.chat) }
+        // A token bounds the socket, not only its opening: at its expiry (unless an `auth` frame renewed it) the
+        // socket closes with 4003 `auth.expired`, and a client reconnects with a fresh token. A session secret bounds
+        // it the same way: 4009 `session.expired`, and the client renews the secret and reconnects.
+        let expired = Self.expiredCredential(on: admitted.channel)
+        let expiryWatch = admitted.expiry?.watch(clock: configuration.clock) { [logger] in
+            logger.info("closing a socket of \(key): \(expired.message)")
+            outbox.close(expired)
+        }
+        defer { expiryWatch?.cancel() }
         do {
             while let message = try await messages.next() {
                 try await handle(message, admitted, socket: socket, outbox: outbox)
@@ -319,16 +366,16 @@ struct ChatSocket {
         while try await messages.next() != nil {}
     }
 
-    /// The user of a first frame that is a valid `auth` frame for `channel`.
+    /// The claims of a first frame that is a valid `auth` frame for `channel`.
     private func authenticate(_ first: WebSocketMessage, channel: ChannelConfiguration, userId: String?, peer: String)
-        -> Result<String, ParleyError>
+        -> Result<TokenClaims, ParleyError>
     {
         guard case .text(let text) = first, case .state(let state)? = try? ClientFrame(decoding: text),
             state.type == .auth, let token = state.token
         else {
             return .failure(ParleyError(.authRequired, "the first frame on this channel must be an auth frame"))
         }
-        return Result { () throws(ParleyError) in try verify(token, for: channel, userId: userId, peer: peer).userId }
+        return Result { () throws(ParleyError) in try verify(token, for: channel, userId: userId, peer: peer) }
     }
 
     /// Handles one message; `admitted` is passed whole, a pointer, so that the waiting frame of ``serve`` holds no
@@ -366,7 +413,8 @@ struct ChatSocket {
             // A fresh token on an open socket: check it, keep the socket if it is good.
             if channel.clientAuthenticationEnabled, let token = state.token {
                 do {
-                    _ = try verify(token, for: channel, userId: key.userId, peer: peer)
+                    let claims = try verify(token, for: channel, userId: key.userId, peer: peer)
+                    admitted.expiry?.renew(until: claims.expiryDate)
                 } catch {
                     logger.info("refused a socket: \(error)")
                     return outbox.close(error)
@@ -394,7 +442,25 @@ struct ChatSocket {
     }
 
     /// Stores an input (the skill answers it in turn) and acknowledges it when it has a `clientMessageId`.
+    ///
+    /// A conversation past ``ServerConfiguration/messagesPerMinute`` gets its input refused, not stored:
+    /// `server.rateLimited` in the acknowledgement with `retryAfter` (Parley's client sends it again then), or as an
+    /// error payload on a socket without acknowledgements. The socket stays open.
     private func receive(_ input: InputFrame, key: ConversationKey, socket: UUID, outbox: SocketOutbox) async throws {
+        let conversation = key.channelId + "\u{0}" + key.userId
+        do {
+            try inputs.admit(conversation)
+        } catch {
+            metrics.errorSent(error.code)
+            if let clientMessageId = input.clientMessageId {
+                var ack = Acknowledgement(clientMessageId: clientMessageId, error: error)
+                ack.retryAfter = inputs.refusal(conversation).map(Int.init) ?? 1
+                outbox.send(ack.stateFrame.jsonString())
+            } else {
+                hub.send(SkillMessage(payload: .error(error), userId: key.userId), to: outbox)
+            }
+            return
+        }
         let received: ReceivedInput
         do {
             received = try await hub.receive(input, for: key, from: socket)

@@ -27,6 +27,8 @@ struct ChatServerChannel: ServerChildChannel {
     let connections: ConnectionCount
     /// How long a connection may take to send its first request head.
     let headerTimeout: Duration
+    /// The proxies whose forwarding headers give the client's address, the key of the failed sign-in limit.
+    let trustedProxies: TrustedProxies
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let admitted = connections.admit()
@@ -49,7 +51,10 @@ struct ChatServerChannel: ServerChildChannel {
             // Inert until a WebSocket route starts it (`WebSocketKeepAlive.start(on:every:)`).
             try pipeline.addHandler(WebSocketKeepAlive(), position: .before(encoder.handler))
             let upgrader = try pipeline.context(handlerType: UpgradeHandler.self)
-            let gate = UpgradeGate(refusal: refusal, decided: channel.eventLoop.makePromise())
+            // Every later request head gets the header timeout too (the guard is told where requests end).
+            try pipeline.addHandler(RequestHeadWatch(), position: .before(upgrader.handler))
+            let gate = UpgradeGate(
+                refusal: refusal, trustedProxies: trustedProxies, decided: channel.eventLoop.makePromise())
             try pipeline.addHandler(gate, position: .before(upgrader.handler))
             return Value(base: value, refused: gate.decided.futureResult)
         }
@@ -71,6 +76,7 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let refusal: @Sendable (ChatSocket.Upgrade) -> ParleyError?
+    private let trustedProxies: TrustedProxies
     /// Succeeds with true when there is nothing for hummingbird-websocket to handle (the gate refused the request,
     /// or the connection closed before it sent one, such as one the header timeout dropped), false when it lets a
     /// request pass.
@@ -78,8 +84,12 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     private var refused = false
     private var sawHead = false
 
-    init(refusal: @escaping @Sendable (ChatSocket.Upgrade) -> ParleyError?, decided: EventLoopPromise<Bool>) {
+    init(
+        refusal: @escaping @Sendable (ChatSocket.Upgrade) -> ParleyError?, trustedProxies: TrustedProxies,
+        decided: EventLoopPromise<Bool>
+    ) {
         self.refusal = refusal
+        self.trustedProxies = trustedProxies
         self.decided = decided
     }
 
@@ -99,7 +109,9 @@ final class UpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
                 .init(
                     uri: URI(head.uri), authorization: head.headers.first(name: "authorization"),
                     origin: head.headers.first(name: "origin"),
-                    peer: context.channel.remoteAddress?.ipAddress ?? "unknown"))
+                    peer: trustedProxies.clientAddress(
+                        peer: context.channel.remoteAddress?.ipAddress ?? "unknown",
+                        forwarded: head.headers["forwarded"], xForwardedFor: head.headers["x-forwarded-for"])))
         else {
             context.fireChannelRead(data)
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)

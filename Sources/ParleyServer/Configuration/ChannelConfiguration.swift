@@ -20,9 +20,14 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
     /// Origins allowed to open sockets on an unauthenticated channel; `*` allows any. Only browser
     /// origins (`http://…`, `https://…`) are checked: a request without one (a native app; native
     /// WebSocket libraries send `ws://host` or nothing) is always allowed. The same list answers CORS
-    /// requests to the channel's HTTP endpoints (uploads, sessions) and decides which pages may embed the widget
-    /// (`frame-ancestors`).
+    /// requests to the channel's HTTP endpoints (uploads, sessions) and, unless ``frameOrigins`` says otherwise, names
+    /// the other sites that may frame the widget page (its `*` does not: see ``frameOrigins``).
     public var allowedOrigins: [String]
+    /// The sites that may frame the widget page this server serves for the channel (`frame-ancestors`), besides the
+    /// server itself; `*` lets any site frame it. `nil` (the default): the origins ``allowedOrigins`` lists, without
+    /// its `*` — so a channel that names no site is framed by the server's own pages only, and framing by any site
+    /// is an explicit choice (docs/security.md, "Pages").
+    public var frameOrigins: [String]?
     /// The attachment types the channel accepts, as MIME types (`image/png`) or major types (`audio/*`), matched
     /// against the type the server sniffs from the file's bytes. Default ``defaultAttachmentTypes``.
     public var attachmentTypes: [String]
@@ -30,6 +35,10 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
     /// give the secret `POST /chat/v1/sessions` issued for its user id. Default `false`, because Oracle's own
     /// client SDKs cannot present one. Ignored on a client-authenticated channel, whose tokens name the user.
     public var sessionSecrets: Bool
+    /// How long a session secret lasts from its issue or renewal, in days (1 to 3650; default 30). A socket opened
+    /// with it closes with 4009 `session.expired` when it ends; the client renews it with the old secret
+    /// (`POST /chat/v1/sessions`, docs/security.md) and keeps its user id and transcript.
+    public var sessionSecretLifetimeDays: Int
     /// The skill this channel routes to.
     public var skill: SkillReference
     /// Whether the channel accepts connections.
@@ -46,6 +55,7 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
         attachmentTypes: [String] = ChannelConfiguration.defaultAttachmentTypes, sessionSecrets: Bool = false,
         speech: ChannelSpeech = ChannelSpeech()
     ) {
+        self.frameOrigins = nil
         self.id = id
         self.name = name ?? id
         self.secret = secret
@@ -57,6 +67,7 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
         self.enabled = enabled
         self.attachmentTypes = attachmentTypes
         self.sessionSecrets = sessionSecrets
+        self.sessionSecretLifetimeDays = 30
         self.speech = speech
     }
 
@@ -86,10 +97,17 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
             attachmentTypes: try reader.optional("attachmentTypes") ?? Self.defaultAttachmentTypes,
             sessionSecrets: try reader.optional("sessionSecrets") ?? false,
             speech: try reader.optional("speech") ?? ChannelSpeech())
+        frameOrigins = try reader.optional("frameOrigins")
+        sessionSecretLifetimeDays = try reader.optional("sessionSecretLifetimeDays") ?? 30
         if let unknown = reader.rest.first(where: { !$0.value.isNull }) {
             throw ParleyError(
                 .invalidValue, "a channel has no member \(JSONValue.string(unknown.key))",
                 path: JSONPath([.key(unknown.key)]))
+        }
+        guard (1...3650).contains(sessionSecretLifetimeDays) else {
+            throw ParleyError(
+                .invalidValue, "sessionSecretLifetimeDays is a whole number of days from 1 to 3650",
+                path: JSONPath([.key("sessionSecretLifetimeDays")]))
         }
         if clientAuthenticationEnabled, secret?.isEmpty ?? true {
             throw ParleyError(
@@ -100,17 +118,19 @@ public struct ChannelConfiguration: JSONConvertible, Codable, Hashable {
 
     /// The configuration-file form.
     public var jsonValue: JSONValue {
-        var builder = ObjectBuilder(capacity: 12)
+        var builder = ObjectBuilder(capacity: 14)
         builder.set("id", id)
         builder.set("name", name)
         builder.set("clientAuthenticationEnabled", clientAuthenticationEnabled)
         builder.set("maxTokenExpiryMinutes", maxTokenExpiryMinutes)
         builder.set("sessionExpiryMinutes", sessionExpiryMinutes)
         builder.set("allowedOrigins", allowedOrigins)
+        builder.set("frameOrigins", frameOrigins)
         builder.set("skill", skill)
         builder.set("enabled", enabled)
         builder.set("attachmentTypes", attachmentTypes)
         builder.set("sessionSecrets", sessionSecrets)
+        builder.set("sessionSecretLifetimeDays", sessionSecretLifetimeDays)
         builder.set("speech", speech)
         builder.set("secret", secret)
         return builder.finish()

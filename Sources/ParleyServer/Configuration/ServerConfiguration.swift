@@ -17,8 +17,14 @@ public struct ServerConfiguration: Sendable {
     public var maxAttachmentSize: Int
     /// How long an authenticated channel waits for the `auth` frame when the upgrade had no token.
     public var authenticationTimeout: Duration
-    /// The URL clients reach the server at, for attachment links; `http://HOST:PORT` when nil.
+    /// The URL clients reach the server at (`--public-url`), for the links of uploaded attachments. When nil, links
+    /// are made from ``host`` and ``port`` with the scheme the server itself serves (`https` with ``tls``), never from
+    /// a request's `Host` header, which any client can write.
     public var publicURL: URL?
+    /// The reverse proxies whose `Forwarded` / `X-Forwarded-For` headers give the client's address
+    /// (`--trusted-proxy`, ``TrustedProxies``): the key of every per-address limit. Default none: the headers are
+    /// ignored and the address is the TCP peer's.
+    public var trustedProxies: TrustedProxies = .none
     /// How long a socket that is refused from the start (unknown or disabled channel, forbidden origin,
     /// no user) waits for the client's first frame before the refusal is sent anyway.
     public var refusalDelay: Duration = .seconds(1)
@@ -28,6 +34,10 @@ public struct ServerConfiguration: Sendable {
     public var agentKey: String?
     /// Whether the server serves the web chat widget at `/` and `/widget` (`docs/widget.md`).
     public var servesWidget = true
+    /// Other chat servers the widget page this server serves may be pointed at by a link (`?URI=`), as origins
+    /// (`https://chat2.example.com`). Default none: the page connects to its own origin only, whatever a link says,
+    /// and its Content-Security-Policy allows connections to that origin only (docs/security.md).
+    public var widgetChatServers: [String] = []
     /// Where the server's time comes from: its timeouts, rate windows and stored dates (see ``ServerClock``).
     /// Default ``ServerClock/system``; a test gives one on a `VirtualClock` to move time instead of waiting.
     public var clock: ServerClock = .system
@@ -86,6 +96,11 @@ public struct ServerConfiguration: Sendable {
     /// after that its attempts are refused with ``ParleyError/Code/rateLimited`` until the minute has passed.
     /// Default 20.
     public var failedSignInsPerMinute = 20
+    /// How many messages (user messages and profile updates) one conversation may send per minute, per node; one
+    /// more is refused, not stored, with ``ParleyError/Code/rateLimited`` and a `retryAfter` (docs/security.md).
+    /// Default 600: ten a second, far beyond any person typing or tapping, while a script that floods the store is
+    /// held to it.
+    public var messagesPerMinute = 600
     /// The most uploads running at once on the whole server; one more is refused with `503`. Default 8.
     public var maxConcurrentUploads = 8
     /// The most uploads one user runs at once; one more is refused with `429`. Default 2.
@@ -95,6 +110,26 @@ public struct ServerConfiguration: Sendable {
     /// How many bytes of attachments one user may keep on one channel; an upload beyond it is refused with `413`.
     /// Default 250 MiB.
     public var userStorageQuota: Int = 250 << 20
+    /// How many bytes of attachments the server keeps in all, of every user and channel; an upload beyond it is
+    /// refused with `507 attachment.storageFull`. `nil` for no limit. Default 10 GiB.
+    public var attachmentQuota: Int? = 10 << 30
+    /// How long one upload may take, from its admission to its last byte; a longer one is ended with
+    /// `408 attachment.timedOut`. Default 10 minutes.
+    public var uploadTimeout: Duration = .seconds(600)
+    /// The fewest bytes a second an upload must receive, measured over each ``uploadRateWindow``; a slower one is
+    /// ended with `408 attachment.tooSlow`, and while every upload slot is taken a new upload takes the slot of the
+    /// slowest one below it. Default 2048 (2 KiB a second).
+    public var uploadMinimumRate: Int = 2048
+    /// The period over which ``uploadMinimumRate`` is measured. Default 10 seconds.
+    public var uploadRateWindow: Duration = .seconds(10)
+
+    // MARK: Retention (docs/security.md, "Storage over time")
+
+    /// How long a conversation may stay idle (no message either way) before it is deleted, with its messages and
+    /// its user's attachments on its channel; `nil` (the default) keeps conversations for ever.
+    public var retention: Duration?
+    /// How often the server looks for conversations idle longer than ``retention``. Default an hour.
+    public var retentionSweepInterval: Duration = .seconds(3600)
 
     /// Creates a configuration.
     public init(
@@ -110,6 +145,14 @@ public struct ServerConfiguration: Sendable {
         self.maxAttachmentSize = maxAttachmentSize
         self.authenticationTimeout = authenticationTimeout
         self.publicURL = publicURL
+    }
+
+    /// `text` as a public URL: absolute, `http` or `https`, with a host; nil otherwise.
+    public static func publicURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host?.isEmpty == false
+        else { return nil }
+        return url
     }
 
     /// The channel with `id`.

@@ -10,8 +10,16 @@
 /// `speechEngine`, optional, is `system` (the default: `whisper` when `whisperModel` is given, else
 /// `pocketsphinx`), `whisper`, `pocketsphinx`, `scripted` or `none`; `whisperModel`, optional, is a Whisper model
 /// folder (docs/speech.md, "Whisper"); `--speech-engine` and `--whisper-model` win over them.
+/// `attachmentQuota`, `uploadTimeout`, `uploadMinimumRate` and `retain`, optional, are
+/// ``ServerConfiguration/attachmentQuota``, ``ServerConfiguration/uploadTimeout``,
+/// ``ServerConfiguration/uploadMinimumRate`` and ``ServerConfiguration/retention`` (durations as `"90d"`); the
+/// command line's `--attachment-quota`, `--upload-timeout`, `--upload-minimum-rate` and `--retain` win over them.
 /// `agentKey`, optional, is ``ServerConfiguration/agentKey`` (docs/agents.md); `--agent-key`, `--agent-key-file`
 /// and `PARLEY_AGENT_KEY` win over it.
+/// `trustedProxies`, optional, lists the proxies (addresses or CIDR networks) whose forwarding headers give the
+/// client's address (``ServerConfiguration/trustedProxies``); `publicURL`, optional, is
+/// ``ServerConfiguration/publicURL``; `widgetChatServers`, optional, is ``ServerConfiguration/widgetChatServers``.
+/// The command line's `--trusted-proxy` and `--public-url` win over them.
 public struct ServerConfigurationFile: JSONConvertible {
     /// The channels, in order.
     public var channels: [ChannelConfiguration]
@@ -29,8 +37,22 @@ public struct ServerConfigurationFile: JSONConvertible {
     public var speechEngine: String?
     /// The Whisper model folder of the `whisper` engine; nil for none.
     public var whisperModel: String?
+    /// ``ServerConfiguration/attachmentQuota`` in bytes; nil for the default.
+    public var attachmentQuota: Int?
+    /// ``ServerConfiguration/uploadTimeout`` (`"uploadTimeout": "10m"`); nil for the default.
+    public var uploadTimeout: Duration?
+    /// ``ServerConfiguration/uploadMinimumRate`` in bytes a second; nil for the default.
+    public var uploadMinimumRate: Int?
+    /// ``ServerConfiguration/retention`` (`"retain": "90d"`); nil keeps conversations for ever.
+    public var retain: Duration?
     /// The agent key, which signs the live agents' tokens; nil for no agent console.
     public var agentKey: String?
+    /// The trusted reverse proxies, as addresses or CIDR networks; nil for none.
+    public var trustedProxies: [String]?
+    /// The URL clients reach the server at; nil to derive it from the listening address.
+    public var publicURL: String?
+    /// Other chat servers a link may point the served widget page at, as origins; nil for none.
+    public var widgetChatServers: [String]?
 
     /// Creates a file's content.
     public init(
@@ -54,9 +76,45 @@ public struct ServerConfigurationFile: JSONConvertible {
         tlsKey = try reader.optional("tlsKey")
         speechEngine = try reader.optional("speechEngine")
         whisperModel = try reader.optional("whisperModel")
+        attachmentQuota = try reader.optional("attachmentQuota")
+        if let attachmentQuota, attachmentQuota < 1 {
+            throw ParleyError(
+                .invalidValue, "attachmentQuota is a positive number of bytes", path: JSONPath([.key("attachmentQuota")]))
+        }
+        uploadMinimumRate = try reader.optional("uploadMinimumRate")
+        if let uploadMinimumRate, uploadMinimumRate < 0 {
+            throw ParleyError(
+                .invalidValue, "uploadMinimumRate is a number of bytes a second, 0 or more",
+                path: JSONPath([.key("uploadMinimumRate")]))
+        }
+        let uploadTimeoutText: String? = try reader.optional("uploadTimeout")
+        uploadTimeout = try uploadTimeoutText.map { text throws(ParleyError) in
+            try Self.duration(text, key: "uploadTimeout")
+        }
+        let retainText: String? = try reader.optional("retain")
+        retain = try retainText.map { text throws(ParleyError) in try Self.duration(text, key: "retain") }
         agentKey = try reader.optional("agentKey")
         if agentKey?.isEmpty == true {
             throw ParleyError(.invalidValue, "agentKey must not be empty", path: JSONPath([.key("agentKey")]))
+        }
+        trustedProxies = try reader.optional("trustedProxies")
+        publicURL = try reader.optional("publicURL")
+        widgetChatServers = try reader.optional("widgetChatServers")
+        for (index, origin) in (widgetChatServers ?? []).enumerated() where !WidgetRoutes.isPlainOrigin(origin) {
+            throw ParleyError(
+                .invalidValue, "widgetChatServers holds origins such as https://chat.example.com, not \"\(origin)\"",
+                path: JSONPath([.key("widgetChatServers"), .index(index)]))
+        }
+        if let trustedProxies {
+            do {
+                _ = try TrustedProxies(parsing: trustedProxies)
+            } catch {
+                throw ParleyError(.invalidValue, error.message, path: JSONPath([.key("trustedProxies")]))
+            }
+        }
+        if let publicURL, ServerConfiguration.publicURL(publicURL) == nil {
+            throw ParleyError(
+                .invalidValue, "publicURL is an absolute http:// or https:// URL", path: JSONPath([.key("publicURL")]))
         }
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ParleyError(
@@ -100,7 +158,14 @@ public struct ServerConfigurationFile: JSONConvertible {
         if let tlsKey { object.append("tlsKey", .string(tlsKey)) }
         if let speechEngine { object.append("speechEngine", .string(speechEngine)) }
         if let whisperModel { object.append("whisperModel", .string(whisperModel)) }
+        if let attachmentQuota { object.append("attachmentQuota", .number(Double(attachmentQuota))) }
+        if let uploadTimeout { object.append("uploadTimeout", .string("\(uploadTimeout.components.seconds)s")) }
+        if let uploadMinimumRate { object.append("uploadMinimumRate", .number(Double(uploadMinimumRate))) }
+        if let retain { object.append("retain", .string("\(retain.components.seconds)s")) }
         if let agentKey { object.append("agentKey", .string(agentKey)) }
+        if let trustedProxies { object.append("trustedProxies", trustedProxies.jsonValue) }
+        if let publicURL { object.append("publicURL", .string(publicURL)) }
+        if let widgetChatServers { object.append("widgetChatServers", widgetChatServers.jsonValue) }
         return .object(object)
     }
 

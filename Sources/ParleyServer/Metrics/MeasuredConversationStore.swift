@@ -45,6 +45,10 @@ struct MeasuredConversationStore: ConversationStore {
         try await metrics.measure(.messages) { try await base.messages(for: key, after: cursor, limit: limit) }
     }
 
+    func removeConversations(idleSince cutoff: Date) async throws -> [ConversationKey] {
+        try await metrics.measure(.removeConversations) { try await base.removeConversations(idleSince: cutoff) }
+    }
+
     func lastOutbounds(of keys: [ConversationKey]) async throws -> [ConversationKey: Int] {
         try await base.lastOutbounds(of: keys)
     }

@@ -23,6 +23,8 @@ struct MetricsRoutes {
     let token: String?
     let registry: PrometheusCollectorRegistry
     let signIns: SignInLimiter
+    /// The proxies whose forwarding headers give the client's address, the key of the failed sign-in limit.
+    var trustedProxies: TrustedProxies = .none
 
     func register(on router: Router<ChatRequestContext>) {
         router.get(RouterPath(path)) { request, context in
@@ -37,7 +39,9 @@ struct MetricsRoutes {
     }
 
     private func authorize(_ request: Request, peer: SocketAddress?) throws(CodedHTTPError) {
-        let address = peer?.ipAddress ?? "unknown"
+        let address = trustedProxies.clientAddress(
+            peer: peer?.ipAddress ?? "unknown", forwarded: request.headers[values: .forwarded],
+            xForwardedFor: request.headers[values: .xForwardedFor])
         guard let token else {
             let proxied = [HTTPField.Name.forwarded, .xForwardedFor, .xRealIP].contains { request.headers[$0] != nil }
             guard !proxied, let peer, Self.isLoopback(peer) else {

@@ -71,6 +71,7 @@ public struct ServerMetrics: Sendable {
         case assign
         case unassign
         case endHandOff
+        case removeConversations
     }
 
     // MARK: Instruments

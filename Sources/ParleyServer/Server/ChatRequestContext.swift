@@ -20,6 +20,15 @@ struct ChatRequestContext: RequestContext, WebSocketRequestContext, RemoteAddres
     /// The peer's address.
     var remoteAddress: SocketAddress? { channel.remoteAddress }
 
-    /// The peer's IP address as text, the key of per-address limits; `unknown` when the connection has none.
+    /// The TCP peer's IP address as text; `unknown` when the connection has none. Per-address limits key on
+    /// ``clientAddress(of:trusting:)`` instead, which sees through trusted proxies.
     var peer: String { channel.remoteAddress?.ipAddress ?? "unknown" }
+
+    /// The client's address of `request`, the key of per-address limits: the TCP peer's, or, when the peer is one
+    /// of `proxies`, the one its forwarding headers give (``TrustedProxies``).
+    func clientAddress(of request: Request, trusting proxies: TrustedProxies) -> String {
+        proxies.clientAddress(
+            peer: peer, forwarded: request.headers[values: .forwarded],
+            xForwardedFor: request.headers[values: .xForwardedFor])
+    }
 }

@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOHTTP1
 
 #if canImport(Glibc)
     import Glibc
@@ -68,26 +69,34 @@ final class ConnectionCount: Sendable {
     private let RLIMIT_NOFILE_VALUE = RLIMIT_NOFILE
 #endif
 
-/// The first handler of every connection: it closes a connection whose first request head does not arrive within
+/// The first handler of every connection: it closes a connection whose request head does not arrive within
 /// ``ServerConfiguration/headerTimeout`` (a client that opens a connection and sends its request a byte at a time
 /// holds a descriptor forever otherwise), and answers a connection over ``ConnectionCount/limit`` with `503` and a
 /// coded body, then closes it.
 ///
-/// After the first head, Hummingbird's idle timeout watches an HTTP connection and WebSocket pings watch an upgraded
-/// one.
+/// The first head must be complete within the timeout of the connection's opening; each later head on a kept-alive
+/// connection within the timeout of its first byte (``RequestHeadWatch`` tells where requests end). Between
+/// requests Hummingbird's idle timeout watches an HTTP connection, and WebSocket pings watch an upgraded one.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    /// Sent by ``UpgradeGate`` (toward the front of the pipeline) when the first request head is complete.
+    /// Sent by ``UpgradeGate`` and ``RequestHeadWatch`` (toward the front of the pipeline) when a request head is
+    /// complete.
     struct HeadReceived: Sendable {}
+    /// Sent by ``RequestHeadWatch`` when a request has ended: the next bytes start a head, which gets the timeout.
+    struct RequestEnded: Sendable {}
+    /// Sent by ``RequestHeadWatch`` when a head asks for a WebSocket: the guard leaves the pipeline.
+    struct Upgrading: Sendable {}
 
     private let headerTimeout: TimeAmount
     /// Whether this connection is over the limit and gets `503`.
     private let busy: Bool
     private var timer: Scheduled<Void>?
     private var answered = false
+    /// Whether the previous request has ended and no byte of the next one has arrived.
+    private var betweenRequests = false
 
     init(headerTimeout: Duration, busy: Bool) {
         self.headerTimeout = TimeAmount(headerTimeout)
@@ -115,7 +124,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard busy else { return context.fireChannelRead(data) }
+        guard busy else {
+            if betweenRequests {
+                betweenRequests = false
+                arm(context, after: headerTimeout)
+            }
+            return context.fireChannelRead(data)
+        }
         // Answer once the request has arrived (closing with unread bytes would reset the connection instead).
         guard !answered else { return }
         answered = true
@@ -134,22 +149,61 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
-        guard event is HeadReceived else {
+        switch event {
+        case is HeadReceived:
+            timer?.cancel()
+            timer = nil
+            betweenRequests = false
+        case is RequestEnded:
+            betweenRequests = true
+        case is Upgrading:
+            timer?.cancel()
+            timer = nil
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        default:
             return context.triggerUserOutboundEvent(event, promise: promise)
         }
-        timer?.cancel()
-        timer = nil
         promise?.succeed()
-        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
     private func start(_ context: ChannelHandlerContext) {
         guard timer == nil else { return }
         // A busy connection gets a short grace to send its request, then is closed unanswered.
-        let limit = busy ? min(headerTimeout, .seconds(1)) : headerTimeout
+        arm(context, after: busy ? min(headerTimeout, .seconds(1)) : headerTimeout)
+    }
+
+    /// Closes the connection after `limit` unless a head arrives first.
+    private func arm(_ context: ChannelHandlerContext, after limit: TimeAmount) {
+        timer?.cancel()
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         timer = context.eventLoop.assumeIsolated().scheduleTask(in: limit) {
             bound.value.close(promise: nil)
         }
+    }
+}
+
+/// Tells the ``ConnectionGuard`` where each request of an HTTP connection starts and ends, so that every request
+/// head, not only the first, must arrive within the header timeout. It sits just after the HTTP decoder and leaves
+/// the pipeline when a head asks for a WebSocket (the connection then speaks frames, watched by pings).
+final class RequestHeadWatch: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if head.headers["upgrade"].first?.lowercased() == "websocket" {
+                context.triggerUserOutboundEvent(ConnectionGuard.Upgrading(), promise: nil)
+                context.fireChannelRead(data)
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                return
+            }
+            context.triggerUserOutboundEvent(ConnectionGuard.HeadReceived(), promise: nil)
+        case .body:
+            break
+        case .end:
+            context.triggerUserOutboundEvent(ConnectionGuard.RequestEnded(), promise: nil)
+        }
+        context.fireChannelRead(data)
     }
 }

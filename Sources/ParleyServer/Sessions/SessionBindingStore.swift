@@ -1,8 +1,8 @@
 public import Foundation
 import GRDB
 
-/// Where the server keeps which user id is bound to which session secret (as its SHA-256 digest), per channel: the
-/// seam of
+/// Where the server keeps which user id is bound to which session secret (as its SHA-256 digest) since when, per
+/// channel: the seam of
 /// ``buildApplication(configuration:store:sessionBindings:attachments:cluster:logger:routes:onServerRunning:)``.
 ///
 /// The default keeps them in the data folder's `sessions.sqlite` (``SQLiteSessionBindings``). Nodes of a cluster
@@ -12,8 +12,13 @@ public protocol SessionBindingStore: Sendable {
     /// Binds `userId` on `channelId` to `digest`, unless the user id is bound already.
     /// - Returns: Whether this call bound it.
     func bind(channelId: String, userId: String, digest: Data, at date: Date) async throws -> Bool
-    /// The digest bound to `userId` on `channelId`; nil when none is.
-    func digest(channelId: String, userId: String) async throws -> Data?
+    /// The digest bound to `userId` on `channelId`, with the date it was bound (or last renewed); nil when none is.
+    func binding(channelId: String, userId: String) async throws -> (digest: Data, date: Date)?
+    /// Replaces the digest bound to `userId` on `channelId`, and its date, if and only if it is still `oldDigest`:
+    /// one atomic compare-and-replace, so that of two renewals with the same old secret only one wins.
+    /// - Returns: Whether this call replaced it (false when the user id is unbound or bound to another digest).
+    func replace(channelId: String, userId: String, digest oldDigest: Data, with newDigest: Data, at date: Date)
+        async throws -> Bool
 }
 
 /// Session bindings in `DATA/sessions.sqlite`, for a single server.
@@ -51,13 +56,31 @@ public struct SQLiteSessionBindings: SessionBindingStore {
         }
     }
 
-    /// The digest, read with GRDB's synchronous API: one short query costs less than handing it to GRDB's queue and
-    /// waking the task again (see ``SQLiteConversationStore``).
-    public func digest(channelId: String, userId: String) throws -> Data? {
+    /// The digest and its date, read with GRDB's synchronous API: one short query costs less than handing it to
+    /// GRDB's queue and waking the task again (see ``SQLiteConversationStore``).
+    public func binding(channelId: String, userId: String) throws -> (digest: Data, date: Date)? {
         try database.read { db in
-            try Data.fetchOne(
-                db, sql: "SELECT secretDigest FROM session WHERE channelId = ? AND userId = ?",
+            let row = try Row.fetchOne(
+                db, sql: "SELECT secretDigest, createdAt FROM session WHERE channelId = ? AND userId = ?",
                 arguments: [channelId, userId])
+            return row.map { row in
+                (digest: row["secretDigest"], date: Date(timeIntervalSince1970: row["createdAt"]))
+            }
+        }
+    }
+
+    /// Replaces the digest and date where the digest is still the old one (one `UPDATE … WHERE secretDigest = ?`).
+    public func replace(channelId: String, userId: String, digest oldDigest: Data, with newDigest: Data, at date: Date)
+        throws -> Bool
+    {
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE session SET secretDigest = ?, createdAt = ?
+                    WHERE channelId = ? AND userId = ? AND secretDigest = ?
+                    """,
+                arguments: [newDigest, date.timeIntervalSince1970, channelId, userId, oldDigest])
+            return db.changesCount == 1
         }
     }
 }

@@ -11,6 +11,9 @@ import NIOCore
 /// | no `userId` | 200 `{"userId": "user-<32 hex>", "sessionSecret": S}`, a new user id |
 /// | a `userId` without a secret | 200 `{"userId": U, "sessionSecret": S}`: the id is bound from now on |
 /// | a `userId` with a secret | 409 `session.userBound` |
+/// | a `userId` with a secret, and that secret in `X-Parley-Session-Secret` (expired or not) | 200 `{"userId": U, "sessionSecret": S2}`: renewed, the old secret stops working |
+/// | a `userId` with a secret, and another in `X-Parley-Session-Secret` | 409 `session.userBound`, a failed sign-in |
+/// | too many failed sign-ins from the address | 429 `server.rateLimited` |
 /// | unknown channel / switched off | 404 `channel.unknown` / 403 `channel.disabled` |
 /// | channel without session secrets | 404 `session.notOffered` |
 /// | a browser `Origin` the channel does not allow | 403 `channel.originForbidden` |
@@ -24,20 +27,27 @@ struct SessionRoutes {
     /// Sessions issued per address and minute: each binds a row in `sessions.sqlite`, so a flood of requests must
     /// not grow it without bound. 30 a minute, far more than a person opening chats needs.
     let issuances: SignInLimiter
+    /// Failed sign-ins per address, shared with the sockets: a renewal with a wrong old secret is one.
+    let signIns: SignInLimiter
 
     /// Creates the routes; the issuance limit runs on the configuration's clock.
-    init(configuration: ServerConfiguration, sessions: SessionSecrets) {
+    init(configuration: ServerConfiguration, sessions: SessionSecrets, signIns: SignInLimiter) {
         self.configuration = configuration
         self.sessions = sessions
         self.issuances = SignInLimiter(limit: 30, clock: configuration.clock)
+        self.signIns = signIns
     }
 
-    /// The preflight's answer: `POST`, with a `Content-Type` if the page sends one.
-    static let cors = CORS(methods: [.post], allowedHeaders: ["content-type"])
+    /// The preflight's answer: `POST`, with a `Content-Type` and the old secret of a renewal if the page sends them.
+    static let cors = CORS(methods: [.post], allowedHeaders: ["content-type", "x-parley-session-secret"])
 
     func register(on router: Router<some RemoteAddressRequestContext>) {
         router.post("/chat/v1/sessions") { request, context in
-            try await issue(request, peer: context.remoteAddress?.ipAddress ?? "unknown")
+            try await issue(
+                request,
+                peer: configuration.trustedProxies.clientAddress(
+                    peer: context.remoteAddress?.ipAddress ?? "unknown", forwarded: request.headers[values: .forwarded],
+                    xForwardedFor: request.headers[values: .xForwardedFor]))
         }
         router.on("/chat/v1/sessions", method: .options) { request, _ in
             try Self.cors.preflight(request, allowedOrigins: try channel(of: request).allowedOrigins)
@@ -48,9 +58,18 @@ struct SessionRoutes {
         let channel = try channel(of: request)
         let cors = CORS.responseHeaders(for: request, allowedOrigins: channel.allowedOrigins)
         let issued: SessionSecrets.Issued
-        do {
+        // A renewal presents the old secret (only in the header: a query string ends up in logs).
+        let previousSecret = request.headers[ChatSocket.Upgrade.sessionSecretHeader].flatMap { $0.isEmpty ? nil : $0 }
+        do throws(ParleyError) {
+            if previousSecret != nil { try signIns.check(peer) }
             try issuances.admit(peer)
-            issued = try await sessions.issue(channel: channel, userId: request.uri.queryParameters.get("userId"))
+            do throws(ParleyError) {
+                issued = try await sessions.issue(
+                    channel: channel, userId: request.uri.queryParameters.get("userId"), previousSecret: previousSecret)
+            } catch {
+                if previousSecret != nil, error.code == .sessionUserBound { signIns.recordFailure(peer) }
+                throw error
+            }
         } catch {
             throw CodedHTTPError(Self.status(of: error.code), error, headers: cors)
         }

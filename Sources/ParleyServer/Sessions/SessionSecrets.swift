@@ -13,6 +13,12 @@ import Foundation
 /// (`DATA/sessions.sqlite` by default; the database for a cluster), so that a copy of the data does not hand out
 /// working secrets, and a restarted server still knows every binding. Digests are compared in constant time.
 ///
+/// A secret lasts ``ChannelConfiguration/sessionSecretLifetimeDays`` from its issue: after that ``verify`` refuses it
+/// with ``ParleyError/Code/sessionExpired``, and a socket opened with it is closed (4009) at that moment. Its holder
+/// renews it, expired or not, by asking again with the old secret (``issue(channel:userId:previousSecret:)``): the
+/// user id gets a new secret and a new lifetime, and keeps its conversation. Without the old secret a bound id stays
+/// refused, expired or not, so that an id nobody uses is still not up for grabs.
+///
 /// Session secrets apply to channels without client authentication only: on an authenticated channel the signed
 /// token already names the user, and the flag is ignored.
 final class SessionSecrets: Sendable {
@@ -42,11 +48,15 @@ final class SessionSecrets: Sendable {
     /// Issues a secret for `userId` on `channel`, or for a new user id the server makes when `userId` is `nil`.
     ///
     /// A user id that has no secret yet is bound to the new one (trust on first use); one that has a secret is
-    /// refused, so that nobody can take over an id by asking again.
+    /// refused, so that nobody can take over an id by asking again — unless `previousSecret` is that secret (expired
+    /// or not): then the binding is renewed, a new secret replacing the old one in one compare-and-replace, so that
+    /// of two renewals with the same old secret one wins and the other is refused.
     /// - Throws: ``ParleyError/Code/sessionNotOffered`` when the channel does not use session secrets,
-    ///   ``ParleyError/Code/sessionUserBound`` when `userId` already has a secret,
+    ///   ``ParleyError/Code/sessionUserBound`` when `userId` already has a secret and `previousSecret` is not it,
     ///   ``ParleyError/Code/invalidValue`` for an empty, overlong or control-character user id.
-    func issue(channel: ChannelConfiguration, userId: String?) async throws(ParleyError) -> Issued {
+    func issue(channel: ChannelConfiguration, userId: String?, previousSecret: String? = nil)
+        async throws(ParleyError) -> Issued
+    {
         guard Self.applies(to: channel) else {
             throw ParleyError(.sessionNotOffered, "channel \"\(channel.id)\" does not issue session secrets")
         }
@@ -54,15 +64,23 @@ final class SessionSecrets: Sendable {
         let issued = Issued(
             userId: userId ?? "user-" + Self.hex(Self.randomBytes(16)),
             sessionSecret: Self.base64URL(Self.randomBytes(32)))
-        let inserted: Bool
+        let stored: Bool
         do {
-            inserted = try await bindings.bind(
-                channelId: channel.id, userId: issued.userId, digest: Self.digest(issued.sessionSecret),
-                at: clock.now())
+            let digest = Self.digest(issued.sessionSecret)
+            if let userId, let previousSecret, !previousSecret.isEmpty,
+                let bound = try await bindings.binding(channelId: channel.id, userId: userId),
+                Self.constantTimeEqual(Self.digest(previousSecret), bound.digest)
+            {
+                stored = try await bindings.replace(
+                    channelId: channel.id, userId: userId, digest: bound.digest, with: digest, at: clock.now())
+            } else {
+                stored = try await bindings.bind(
+                    channelId: channel.id, userId: issued.userId, digest: digest, at: clock.now())
+            }
         } catch {
             throw ParleyError(.internalError, "the session store failed", underlying: error)
         }
-        guard inserted else {
+        guard stored else {
             throw ParleyError(
                 .sessionUserBound,
                 "user id \(JSONValue.string(issued.userId)) already has a session secret on channel \"\(channel.id)\"")
@@ -70,24 +88,28 @@ final class SessionSecrets: Sendable {
         return issued
     }
 
-    /// Checks that `secret` is the one issued for `userId` on `channel`; returns at once when the channel does not
-    /// use session secrets.
+    /// Checks that `secret` is the one issued for `userId` on `channel` and that its lifetime has not ended; returns
+    /// at once when the channel does not use session secrets.
     ///
     /// The chat socket and the attachment upload call this after the channel and origin checks, with the secret from
     /// the `sessionSecret` query parameter or the `X-Parley-Session-Secret` header.
+    /// - Returns: When the secret expires (a socket opened with it closes then); nil when the channel does not use
+    ///   session secrets.
     /// - Throws: ``ParleyError/Code/sessionRequired`` when no secret is given or the user id has none (it must ask
     ///   `POST /chat/v1/sessions` first), ``ParleyError/Code/sessionInvalid`` when the secret is wrong,
+    ///   ``ParleyError/Code/sessionExpired`` when it is right but its lifetime has ended,
     ///   ``ParleyError/Code/internalError`` when the store cannot be read.
-    func verify(channel: ChannelConfiguration, userId: String, secret: String?) async throws(ParleyError) {
-        guard Self.applies(to: channel) else { return }
+    @discardableResult
+    func verify(channel: ChannelConfiguration, userId: String, secret: String?) async throws(ParleyError) -> Date? {
+        guard Self.applies(to: channel) else { return nil }
         guard let secret, !secret.isEmpty else {
             throw ParleyError(
                 .sessionRequired,
                 "channel \"\(channel.id)\" needs the session secret of the user id (the sessionSecret query parameter)")
         }
-        let stored: Data?
+        let stored: (digest: Data, date: Date)?
         do {
-            stored = try await bindings.digest(channelId: channel.id, userId: userId)
+            stored = try await bindings.binding(channelId: channel.id, userId: userId)
         } catch {
             throw ParleyError(.internalError, "the session store failed", underlying: error)
         }
@@ -96,9 +118,21 @@ final class SessionSecrets: Sendable {
                 .sessionRequired,
                 "the user id has no session secret on channel \"\(channel.id)\"; ask POST /chat/v1/sessions")
         }
-        guard Self.constantTimeEqual(Self.digest(secret), stored) else {
+        guard Self.constantTimeEqual(Self.digest(secret), stored.digest) else {
             throw ParleyError(.sessionInvalid, "the session secret does not belong to the user id")
         }
+        let expiresAt = Self.expiry(of: stored.date, on: channel)
+        guard clock.now() < expiresAt else {
+            throw ParleyError(
+                .sessionExpired,
+                "the session secret expired; renew it: POST /chat/v1/sessions with it in X-Parley-Session-Secret")
+        }
+        return expiresAt
+    }
+
+    /// When a secret bound (or renewed) at `date` on `channel` expires.
+    static func expiry(of date: Date, on channel: ChannelConfiguration) -> Date {
+        date.addingTimeInterval(TimeInterval(channel.sessionSecretLifetimeDays) * 86_400)
     }
 
     // MARK: Helpers

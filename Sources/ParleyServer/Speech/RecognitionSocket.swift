@@ -64,7 +64,8 @@ struct RecognitionSocket {
     ) async throws {
         let requestId = UUID().uuidString.lowercased()
         var messages = inbound.messages(maxSize: configuration.maxFrameSize).makeAsyncIterator()
-        let upgrade = ChatSocket.Upgrade(request, peer: connection.peer)
+        let upgrade = ChatSocket.Upgrade(
+            request, peer: connection.clientAddress(of: request, trusting: configuration.trustedProxies))
         let channel: ChannelConfiguration
         do throws(Refusal) {
             channel = try admittedChannel(upgrade)
@@ -87,8 +88,9 @@ struct RecognitionSocket {
             token = frameToken
         }
         let userId: String
+        let expiresAt: Date?
         do throws(Refusal) {
-            userId = try await identify(upgrade, token: token, on: channel)
+            (userId, expiresAt) = try await identify(upgrade, token: token, on: channel)
         } catch {
             return try await refuseOnOpen(error, heard: heard, requestId, outbound, &messages)
         }
@@ -120,7 +122,14 @@ struct RecognitionSocket {
             writer: outbound, connection: connection.channel,
             limit: max(configuration.socketBufferLimit, 2 * configuration.maxFrameSize),
             writeTimeout: configuration.socketWriteTimeout, metrics: metrics, logger: logger)
+        // As on the chat socket, the token or session secret bounds the socket: at its expiry the socket closes with
+        // 4003 or 4009.
+        let expired = ChatSocket.expiredCredential(on: channel)
+        let expiryWatch = expiresAt.map(CredentialExpiry.init)?.watch(clock: configuration.clock) {
+            outbox.close(expired)
+        }
         let outcome = await recognize(session, requestId: requestId, outbox: outbox, &messages)
+        expiryWatch?.cancel()
         outbox.finish()
         await outbox.finished()
         metrics.recognitionFinished(channel: channel.id, outcome)
@@ -146,25 +155,28 @@ struct RecognitionSocket {
         return channel
     }
 
-    /// The user of the socket: from the token (header, or the first frame) on an authenticated channel; from the
-    /// query, with its session secret when the channel binds users, on an open one.
+    /// The user of the socket, and when its credential expires: from the token (header, or the first frame) on an
+    /// authenticated channel; from the query, with its session secret when the channel binds users, on an open one.
     private func identify(_ upgrade: ChatSocket.Upgrade, token: String?, on channel: ChannelConfiguration)
-        async throws(Refusal) -> String
+        async throws(Refusal) -> (String, Date?)
     {
         if channel.clientAuthenticationEnabled {
             guard let token else {
                 throw Refusal(ParleyError(.authRequired, "this channel needs a token"))
             }
-            return try verify(token, upgrade, channel)
+            let claims = try verify(token, upgrade, channel)
+            return (claims.userId, claims.expiryDate)
         }
         guard let userId = upgrade.userId, !userId.isEmpty else {
             throw Refusal(ParleyError(.missingField, "the userId query parameter is required"), .policyViolation)
         }
+        var expiresAt: Date?
         if SessionSecrets.applies(to: channel) {
             do throws(ParleyError) {
                 try chat.signIns.check(upgrade.peer)
                 do throws(ParleyError) {
-                    try await sessions.verify(channel: channel, userId: userId, secret: upgrade.sessionSecret)
+                    expiresAt = try await sessions.verify(
+                        channel: channel, userId: userId, secret: upgrade.sessionSecret)
                 } catch {
                     if error.code == .sessionInvalid { chat.signIns.recordFailure(upgrade.peer) }
                     throw error
@@ -173,14 +185,14 @@ struct RecognitionSocket {
                 throw Refusal(error)
             }
         }
-        return userId
+        return (userId, expiresAt)
     }
 
     private func verify(_ token: String, _ upgrade: ChatSocket.Upgrade, _ channel: ChannelConfiguration)
-        throws(Refusal) -> String
+        throws(Refusal) -> TokenClaims
     {
         do {
-            return try chat.verify(token, for: channel, userId: upgrade.userId, peer: upgrade.peer).userId
+            return try chat.verify(token, for: channel, userId: upgrade.userId, peer: upgrade.peer)
         } catch {
             throw Refusal(error)
         }

@@ -55,7 +55,9 @@ struct SpeechRoutes {
             guard channel.speech.enabled else {
                 throw CodedHTTPError(.forbidden, .speechDisabled, "channel \"\(channel.id)\" does not serve speech")
             }
-            try await authorize(request, on: channel, peer: context.peer)
+            try await authorize(
+                request, on: channel,
+                peer: context.clientAddress(of: request, trusting: configuration.trustedProxies))
             return try await body(channel, cors)
         } catch let error as CodedHTTPError {
             throw error.adding(cors)

@@ -404,6 +404,13 @@ public protocol ConversationStore: Sendable {
     /// - Returns: The hand-off it ended; nil when it was not handed over.
     func endHandOff(_ key: ConversationKey) async throws -> AgentHandOff?
 
+    // MARK: Retention (ServerConfiguration.retention)
+
+    /// Deletes every conversation whose last message, from either side, was stored before `cutoff` (a conversation
+    /// without messages: created before it), with all its messages, in one step per conversation.
+    /// - Returns: The conversations deleted, so that their users' attachments can go with them.
+    func removeConversations(idleSince cutoff: Date) async throws -> [ConversationKey]
+
     /// Returns when the store can serve requests now and throws when it cannot (its database unreachable), for the
     /// server's `/health/ready`. The default returns: a file or memory the process holds does not go away.
     func checkReadiness() async throws
@@ -423,6 +430,12 @@ extension ConversationStore {
             numbers[key] = try await conversation(for: key).lastOutbound
         }
         return numbers
+    }
+
+    /// A store that does not implement retention refuses it: the server logs the refusal at each sweep instead of
+    /// keeping conversations it was told to delete without a word.
+    public func removeConversations(idleSince cutoff: Date) async throws -> [ConversationKey] {
+        throw ParleyError(.internalError, "\(type(of: self)) does not delete conversations (retention)")
     }
 
     /// Ready: a store in the server's own file or memory is there as long as the process is.

@@ -57,8 +57,7 @@ public actor InMemoryConversationStore: ConversationStore {
     public func pending(for key: ConversationKey) -> PendingInputs? {
         guard let entry = entries[key] else { return nil }
         return PendingInputs(
-            conversation: entry.conversation,
-            inputs: Array(entry.messages.lazy.filter(\.pending).prefix(PendingInputs.limit)))
+            conversation: entry.conversation, inputs: Array(entry.messages.lazy.filter(\.pending).prefix(PendingInputs.limit)))
     }
 
     /// The conversations with inputs the skill has not answered.
@@ -105,6 +104,18 @@ public actor InMemoryConversationStore: ConversationStore {
             case .outbound(let outbound): { ($0.outbound ?? 0) > outbound }
             }
         return Array(messages.lazy.filter(after).prefix(max(limit, 0)))
+    }
+
+    // MARK: Retention
+
+    /// Deletes the conversations whose last message (or creation, without messages) is older than `cutoff`.
+    public func removeConversations(idleSince cutoff: Date) -> [ConversationKey] {
+        let idle = entries.compactMap { key, entry in
+            (entry.messages.last?.createdAt ?? entry.conversation.updatedAt) < cutoff
+                && entry.conversation.updatedAt < cutoff ? key : nil
+        }
+        for key in idle { entries[key] = nil }
+        return idle
     }
 
     // MARK: Live agents

@@ -513,6 +513,30 @@ public struct SQLiteConversationStore: ConversationStore {
         }
     }
 
+    // MARK: Retention
+
+    /// Deletes the conversations whose last message (or creation, without messages) is older than `cutoff`, with
+    /// their messages (the foreign key cascades), in one transaction; the pending-inputs cache forgets them.
+    public func removeConversations(idleSince cutoff: Date) async throws -> [ConversationKey] {
+        let cache = cache
+        let time = cutoff.timeIntervalSince1970
+        return try await write(
+            { db in
+                let idle = """
+                    updatedAt < ?1 AND coalesce((SELECT createdAt FROM message WHERE conversationId = conversation.id
+                        ORDER BY sequence DESC LIMIT 1), updatedAt) < ?1
+                    """
+                let keys = try Row.fetchAll(
+                    db, sql: "SELECT channelId, userId FROM conversation WHERE \(idle)", arguments: [time]
+                ).map { ConversationKey(channelId: $0[0], userId: $0[1]) }
+                if !keys.isEmpty {
+                    try db.execute(sql: "DELETE FROM conversation WHERE \(idle)", arguments: [time])
+                }
+                return keys
+            },
+            committed: { keys in for key in keys { cache.forget(key) } })
+    }
+
     /// A write that changes the conversation's hand-off, which the pending-inputs cache then forgets.
     private func handOffWrite<T: Sendable>(
         _ key: ConversationKey, _ updates: @escaping @Sendable (Database) throws -> T

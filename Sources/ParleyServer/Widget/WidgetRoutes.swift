@@ -14,17 +14,40 @@ import NIOCore
 struct WidgetRoutes {
     let configuration: ServerConfiguration
     let assets: WidgetAssets
+    /// `index.html` with the chat servers a link may name (``ServerConfiguration/widgetChatServers``).
+    let page: [UInt8]
+    /// The page's Content-Security-Policy without its `frame-ancestors`.
+    let contentSecurityPolicy: String
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         self.assets = try WidgetAssets.load()
+        page = Self.page(assets.page, chatServers: configuration.widgetChatServers)
+        contentSecurityPolicy = Self.contentSecurityPolicy(chatServers: configuration.widgetChatServers)
     }
 
     /// The page's Content-Security-Policy without its `frame-ancestors`: scripts and styles only from this server,
-    /// media from anywhere (skills send image and video links), connections to this or the configured chat server.
-    static let contentSecurityPolicy =
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src * data: blob:; media-src * data: blob:; "
-        + "connect-src 'self' http: https: ws: wss:; object-src 'none'; base-uri 'none'; form-action 'none'"
+    /// media from anywhere (skills send image and video links), connections only to this server and the other chat
+    /// servers the operator listed (each origin, and its `ws:`/`wss:` twin for the sockets).
+    static func contentSecurityPolicy(chatServers: [String]) -> String {
+        var connect = ["'self'"]
+        for origin in chatServers where isPlainOrigin(origin) {
+            let socket = origin.lowercased().hasPrefix("https://") ? "wss://" : "ws://"
+            connect += [origin, socket + origin.drop(while: { $0 != "/" }).dropFirst(2)]
+        }
+        return "default-src 'self'; script-src 'self'; style-src 'self'; img-src * data: blob:; media-src * data: blob:; "
+            + "connect-src \(connect.joined(separator: " ")); object-src 'none'; base-uri 'none'; form-action 'none'"
+    }
+
+    /// `index.html` with `<meta name="parley-chat-servers" content="…">` before `</head>` when the operator listed
+    /// other chat servers: the widget's script lets a link (`?URI=`) name only these and the page's own origin.
+    static func page(_ page: [UInt8], chatServers: [String]) -> [UInt8] {
+        let origins = chatServers.filter(isPlainOrigin)
+        guard !origins.isEmpty else { return page }
+        let text = String(decoding: page, as: UTF8.self)
+        let meta = "<meta name=\"parley-chat-servers\" content=\"\(origins.joined(separator: " "))\">\n</head>"
+        return Array(text.replacingOccurrences(of: "</head>", with: meta).utf8)
+    }
 
     func register(on router: Router<some RequestContext>) {
         router.get("/") { request, _ in page(request) }
@@ -41,10 +64,10 @@ struct WidgetRoutes {
         let ancestors = Self.frameAncestors(for: Self.pageChannel(request.uri.queryParameters, in: configuration))
         var headers = HTTPFields()
         headers[.contentSecurityPolicy] =
-            Self.contentSecurityPolicy + "; frame-ancestors " + ancestors.joined(separator: " ")
+            contentSecurityPolicy + "; frame-ancestors " + ancestors.joined(separator: " ")
         if ancestors == ["'self'"] { headers[.xFrameOptions] = "SAMEORIGIN" }
         headers[.referrerPolicy] = "no-referrer"
-        return Self.response(assets.page, type: "text/html; charset=utf-8", extraHeaders: headers)
+        return Self.response(page, type: "text/html; charset=utf-8", extraHeaders: headers)
     }
 
     // MARK: Framing
@@ -70,14 +93,16 @@ struct WidgetRoutes {
         return configuration.channel(named)
     }
 
-    /// The `frame-ancestors` sources for a page that chats on `channel`: `*` when the channel allows any origin,
-    /// else `'self'` and the channel's allowed origins (those that are plain `http(s)://host[:port]` origins; others
-    /// could not match a browser origin anyway). Only `'self'` for no channel or a disabled one.
+    /// The `frame-ancestors` sources for a page that chats on `channel`: `*` when the channel's
+    /// ``ChannelConfiguration/frameOrigins`` say `*`, else `'self'` and those origins (by default the channel's allowed
+    /// origins other than `*`; only plain `http(s)://host[:port]` origins, as others could not match a browser origin
+    /// anyway). Only `'self'` for no channel or a disabled one.
     static func frameAncestors(for channel: ChannelConfiguration?) -> [String] {
         guard let channel, channel.enabled else { return ["'self'"] }
-        if channel.allowedOrigins.contains("*") { return ["*"] }
+        let origins = channel.frameOrigins ?? channel.allowedOrigins.filter { $0 != "*" }
+        if origins.contains("*") { return ["*"] }
         var sources = ["'self'"]
-        for origin in channel.allowedOrigins where isPlainOrigin(origin) && !sources.contains(origin) {
+        for origin in origins where isPlainOrigin(origin) && !sources.contains(origin) {
             sources.append(origin)
         }
         return sources

@@ -35,14 +35,49 @@ struct SessionBindingStoreTests {
         try await kind.withBindings { bindings in
             let first = SessionSecrets.digest("first secret")
             let date = Date(timeIntervalSince1970: 1_790_000_000)
-            #expect(try await bindings.digest(channelId: "web", userId: "ada") == nil)
+            #expect(try await bindings.binding(channelId: "web", userId: "ada") == nil)
             #expect(try await bindings.bind(channelId: "web", userId: "ada", digest: first, at: date))
             let again = try await bindings.bind(
                 channelId: "web", userId: "ada", digest: SessionSecrets.digest("taken over"), at: date)
             #expect(!again, "a bound user id is not bound again")
-            #expect(try await bindings.digest(channelId: "web", userId: "ada") == first)
+            let bound = try #require(try await bindings.binding(channelId: "web", userId: "ada"))
+            #expect(bound.digest == first)
+            #expect(bound.date == date, "the date of the binding, exactly")
             #expect(try await bindings.bind(channelId: "shop", userId: "ada", digest: first, at: date))
-            #expect(try await bindings.digest(channelId: "web", userId: "bob") == nil)
+            #expect(try await bindings.binding(channelId: "web", userId: "bob") == nil)
+        }
+    }
+
+    /// A renewal replaces the digest and date only while the digest is still the old one: of two renewals with the
+    /// same old digest, at once, exactly one wins; an unbound user id is not bound by a replacement.
+    @Test(arguments: Kind.allCases)
+    func aRenewalComparesAndReplaces(kind: Kind) async throws {
+        try await kind.withBindings { bindings in
+            let old = SessionSecrets.digest("old")
+            let date = Date(timeIntervalSince1970: 1_790_000_000)
+            let later = date.addingTimeInterval(40 * 86_400)
+            #expect(try await bindings.bind(channelId: "web", userId: "ada", digest: old, at: date))
+            #expect(
+                !(try await bindings.replace(
+                    channelId: "web", userId: "ada", digest: SessionSecrets.digest("guess"),
+                    with: SessionSecrets.digest("mine"), at: later)), "a wrong old digest replaces nothing")
+            let renewals = [SessionSecrets.digest("new 1"), SessionSecrets.digest("new 2")]
+            let won = try await withThrowingTaskGroup(of: Data?.self) { group in
+                for new in renewals {
+                    group.addTask {
+                        try await bindings.replace(channelId: "web", userId: "ada", digest: old, with: new, at: later)
+                            ? new : nil
+                    }
+                }
+                return try await group.reduce(into: [Data]()) { if let new = $1 { $0.append(new) } }
+            }
+            #expect(won.count == 1, "two renewals with one old secret: one wins")
+            let renewed = try #require(try await bindings.binding(channelId: "web", userId: "ada"))
+            #expect(renewed.digest == won.first)
+            #expect(renewed.date == later)
+            #expect(
+                !(try await bindings.replace(channelId: "web", userId: "bob", digest: old, with: old, at: later)))
+            #expect(try await bindings.binding(channelId: "web", userId: "bob") == nil)
         }
     }
 }

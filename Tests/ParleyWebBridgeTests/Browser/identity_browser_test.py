@@ -5,11 +5,12 @@ Started by the Swift test WidgetBrowserTests.identityAndFramingInChromium with a
 
     identity_browser_test.py BASE_URL OUTPUT_DIR
 
-BASE_URL    the server, such as http://127.0.0.1:41234, with channels "demo" (the default, any origin),
-            "closed" (no other origin) and "sealed" (session secrets), and an agent key
+BASE_URL    the server, such as http://127.0.0.1:41234, with channels "demo" (the default, framed by any site),
+            "closed" (no other origin), "sealed" (session secrets) and "unset" (framing left at its default),
+            and an agent key
 OUTPUT_DIR  where to write failure.png when a check fails
 
-Checks: the generated user id is `user-` and 32 hex digits from crypto.getRandomValues (Math.random cannot
+Checks: a link's `URI` cannot point the page at another chat server; the generated user id is `user-` and 32 hex digits from crypto.getRandomValues (Math.random cannot
 influence it); on a channel with session secrets the widget gets a secret once, keeps it, and sends it with
 the socket and upload URLs, and a refused secret (close 4008) makes it start over once; the browser obeys frame-ancestors (a page of another origin may frame the widget
 only when the channel allows it, nobody may frame /agent); the agent console runs under its strict CSP with
@@ -128,6 +129,25 @@ def session_secrets(driver, base):
           "with a new user id and secret from the server (%s)" % renewed)
 
 
+def links_cannot_move_the_chat(driver, base):
+    """A link that names another chat server (`?URI=`, or `URI` in `?config=`) cannot send the visitor's user id
+    and session secret there: the page served by the server connects to its own origin only (the script ignores the
+    link's server and reports it; the page's CSP would block the connection anyway)."""
+    port = urllib.parse.urlparse(base).port
+    elsewhere = "127.0.0.2:%d" % port  # the same server on another origin, standing in for the attacker's
+    js(driver, "localStorage.clear()")
+    for parameters in [{"channelId": "demo", "URI": elsewhere},
+                       {"config": json.dumps({"channelId": "demo", "URI": "http://" + elsewhere})}]:
+        open_widget(driver, base, **parameters)
+        sockets = js(driver, "return __sockets")
+        fetches = [entry["url"] for entry in js(driver, "return __fetches")]
+        check(len(sockets) >= 1 and all(url.startswith("ws://127.0.0.1:%d/" % port) for url in sockets),
+              "the socket goes to the page's own server, not the link's (%s, %s)" % (parameters, sockets))
+        check(all(url.startswith(base) for url in fetches),
+              "every request goes to the page's own server (%s)" % fetches)
+        check(js(driver, "return __violations.length") == 0, "no connection was even tried elsewhere")
+
+
 def frame_loaded(driver, frame, selector):
     """Whether `frame` shows a document with `selector` (a frame the browser refused shows an error page)."""
     driver.switch_to.frame(frame)
@@ -143,6 +163,7 @@ def framing(driver, base):
     for framer, url, selector, allowed, what in [
         (other, base + "/?channelId=demo", ".parley-input", True, "a channel allowing any origin: another origin frames the widget"),
         (other, base + "/?channelId=closed", ".parley-input", False, "a channel allowing no other origin: the browser refuses the frame"),
+        (other, base + "/?channelId=unset", ".parley-input", False, "a channel that says nothing: only the server's own pages frame it"),
         (other, base + "/agent", "#login", False, "nobody frames the agent console"),
         (base, base + "/?channelId=closed", ".parley-input", True, "the server's own pages may frame the closed channel's widget"),
         (base, base + "/agent", "#login", False, "not even the server's own pages frame the agent console"),
@@ -186,6 +207,7 @@ def main():
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
         for name, step in [("generated user ids", lambda: generated_ids(driver, base)),
                            ("session secrets", lambda: session_secrets(driver, base)),
+                           ("links cannot move the chat", lambda: links_cannot_move_the_chat(driver, base)),
                            ("framing", lambda: framing(driver, base)),
                            ("agent console", lambda: agent_console(driver, base))]:
             log("== " + name)

@@ -265,7 +265,7 @@
     "defaultGreetingTimeout", "defaultWaitMessageInterval"];
   var JSON_KEYS = ["initUserProfile", "multiLangChat"];
   var SDK_VERSION = "parley-widget-1";
-  var FINAL_CLOSE_CODES = [1000, 1008, 4001, 4002, 4003, 4004, 4005, 4006, 4007, 4008, 4010, 4011];
+  var FINAL_CLOSE_CODES = [1000, 1008, 4001, 4002, 4003, 4004, 4005, 4006, 4007, 4008, 4009, 4010, 4011];
   var SESSION_CLOSE_CODES = [4007, 4008];  // session.required, session.invalid: get a new session secret once
 
   function isObject(value) { return value !== null && typeof value === "object" && !Array.isArray(value); }
@@ -319,13 +319,42 @@
     return text;
   }
 
-  /** Defaults, then `window.parleyConfig`, then `?config=<JSON>`, then single query parameters. */
+  /**
+   * The chat servers a link may point this page at: the page's own origin, and those the server serving the page
+   * lists in `<meta name="parley-chat-servers" content="https://a.example https://b.example">` (its configuration's
+   * `widgetChatServers`). A page that loads the script itself names its server in `window.parleyConfig` instead.
+   */
+  function linkableServers() {
+    var servers = [window.location.origin];
+    var meta = document.querySelector('meta[name="parley-chat-servers"]');
+    if (meta && meta.content) {
+      meta.content.split(/\s+/).forEach(function (origin) { if (origin) { servers.push(origin.toLowerCase()); } });
+    }
+    return servers;
+  }
+
+  /** The origin `uri` (host[:port], or a URL) means for a page whose scheme is http or https. */
+  function originOf(uri, secureConnection) {
+    var text = String(uri).trim();
+    if (!/^https?:\/\//i.test(text)) {
+      var https = typeof secureConnection === "boolean" ? secureConnection : window.location.protocol === "https:";
+      text = (https ? "https://" : "http://") + text;
+    }
+    try { return new URL(text).origin.toLowerCase(); } catch (e) { return null; }
+  }
+
+  /**
+   * Defaults, then `window.parleyConfig`, then `?config=<JSON>`, then single query parameters. The query string is
+   * a link anyone can write: a `URI` from it is used only when it names one of `linkableServers()` (otherwise a link
+   * would send the visitor's user id and session secret to a server of the link's author, docs/security.md).
+   */
   function readConfiguration() {
     var config = merge({ colors: {}, strings: {} }, DEFAULTS);
     config.colors = {};
     config.strings = {};
     var problems = [];
     if (isObject(window.parleyConfig)) { merge(config, window.parleyConfig); }
+    var chosenURI = config.URI;
     var query = new URLSearchParams(window.location.search);
     if (query.has("config")) {
       try { merge(config, JSON.parse(query.get("config"))); } catch (e) { problems.push("config is not JSON"); }
@@ -336,6 +365,19 @@
       single[key] = COLOR_NAMES.indexOf(key) >= 0 || isStringKey(key) ? value : parseQueryValue(key, value);
       merge(config, single);
     });
+    if (config.URI !== chosenURI && typeof config.URI === "string" && config.URI !== "") {
+      var origin = originOf(config.URI, config.enableSecureConnection);
+      if (origin === null || linkableServers().indexOf(origin) < 0) {
+        problems.push("the link names a chat server this page does not connect to: " + config.URI);
+        config.URI = chosenURI;
+      } else {
+        // Exactly the server allowed, in the scheme allowed.
+        config.URI = origin;
+        config.enableSecureConnection = origin.indexOf("https:") === 0;
+      }
+    } else if (config.URI !== chosenURI) {
+      config.URI = chosenURI;
+    }
     return { config: config, problems: problems };
   }
 
@@ -377,6 +419,7 @@
   var session = null;            // {userId, sessionSecret} for config.userId on such a channel
   var sessionRequest = null;     // the POST /chat/v1/sessions under way
   var sessionRenewed = false;    // a refused secret was replaced since the last open socket
+  var expiredSecret = null;      // the secret a 4009 close (session.expired) ended: renewed with itself
   var userIdGiven = false;       // the host chose the user id (configuration or setAppInfo)
   var started = false;           // the server's /widget/config answer is in (or failed)
 
@@ -520,7 +563,9 @@
   // --- Session secrets ----------------------------------------------------------------------------
   // A channel with session secrets binds each user id to a secret the server issues once
   // (POST /chat/v1/sessions). The pair is kept in localStorage per channel and the secret travels as the
-  // sessionSecret query parameter of the socket and upload URLs.
+  // sessionSecret query parameter of the socket and upload URLs. A secret lasts the channel's
+  // sessionSecretLifetimeDays: when the server closes the socket with 4009 (session.expired), the widget asks for a
+  // new secret for the same user id with the old one in X-Parley-Session-Secret, and the conversation goes on.
 
   function sessionKey() { return "parley.session." + config.channelId; }
 
@@ -560,16 +605,21 @@
   function obtainSession(then) {
     if (sessionRequest) { return; }
     var stored = storedSession();
-    if (stored && (stored.userId === config.userId || !config.userId)) {
+    // A stored secret other than the expired one (another tab of the page renewed it already) is used as it is.
+    if (stored && stored.sessionSecret !== expiredSecret && (stored.userId === config.userId || !config.userId)) {
       session = stored;
       config.userId = stored.userId;
+      expiredSecret = null;
       then();
       return;
     }
     function request(userId) {
       var url = httpBase() + "/chat/v1/sessions?channelId=" + encodeURIComponent(config.channelId) +
         (userId ? "&userId=" + encodeURIComponent(userId) : "");
-      return fetch(url, { method: "POST", headers: { Accept: "application/json" } }).then(function (response) {
+      var headers = { Accept: "application/json" };
+      // The stored secret of this user id renews its binding (expired or not); without it the id is refused.
+      if (stored && userId && stored.userId === userId) { headers["X-Parley-Session-Secret"] = stored.sessionSecret; }
+      return fetch(url, { method: "POST", headers: headers }).then(function (response) {
         return response.json().catch(function () { return {}; }).then(function (body) {
           return { status: response.status, body: body };
         });
@@ -591,6 +641,7 @@
           throw error;
         }
         config.userId = answer.body.userId;
+        expiredSecret = null;
         keepSession({ userId: answer.body.userId, sessionSecret: answer.body.sessionSecret });
         then();
       })
@@ -2326,6 +2377,14 @@
       endWaitingForReply();  // as ParleyClient: the connection went, no default response follows
       showTyping(false);
       if (ended) { return; }
+      if (event.code === 4009 && usesSessionSecrets && session && !sessionRenewed) {
+        // session.expired: renew the secret with itself, for the same user id, and reconnect (once per socket).
+        sessionRenewed = true;
+        expiredSecret = session.sessionSecret;
+        session = null;
+        connect();
+        return;
+      }
       if (SESSION_CLOSE_CODES.indexOf(event.code) >= 0 && usesSessionSecrets && !sessionRenewed) {
         // The server does not know the stored secret (its data was reset, say): ask for a new one, once.
         sessionRenewed = true;

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Slow clients against the real `parley serve` process: uploads sent at a hundred bytes a second (`curl
+/// --limit-rate 100`) must not keep the server's eight upload slots from everyone else, and a kept-alive connection
+/// must send each of its request heads, not only the first, within the header timeout.
+@Suite("Slow clients against the parley serve process", .serialized, .timeLimit(.minutes(2)))
+struct UploadSlowClientProcessTests {
+    static let curl = ["/usr/bin/curl", "/usr/local/bin/curl", "/opt/homebrew/bin/curl"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// A PNG of `size` bytes in a new temporary file.
+    static func pngFile(_ size: Int) throws -> URL {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let bytes = signature + (0..<(size - signature.count)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-slow-\(UUID()).png")
+        try Data(bytes).write(to: file)
+        return file
+    }
+
+    /// `curl` uploading `file` as `user` on channel `demo`, at `rate` bytes a second when given; it prints the
+    /// status.
+    static func curlUpload(port: Int, user: String, file: URL, rate: Int?) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(curl))
+        var arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Expect:", "--max-time", "60"]
+        if let rate { arguments += ["--limit-rate", String(rate)] }
+        arguments += [
+            "-F", "attachment=@\(file.path);type=image/png",
+            "http://127.0.0.1:\(port)/chat/v1/attachments?channelId=demo&userId=\(user)",
+        ]
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return (process, output)
+    }
+
+    static func status(of upload: (Process, Pipe)) -> String {
+        upload.0.waitUntilExit()
+        return String(decoding: upload.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    @Test(.enabled(if: curl != nil, "needs curl"))
+    func eightUploadsAtAHundredBytesASecondDoNotShutOutEveryoneElse() async throws {
+        let data = temporaryDataFolder("slow-uploads")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try await ServerProcess.start(["--port", "0", "--data", data.path])
+        let port = try await server.listeningPort()
+        let big = try Self.pngFile(200_000)
+        let small = try Self.pngFile(20_000)
+        defer {
+            try? FileManager.default.removeItem(at: big)
+            try? FileManager.default.removeItem(at: small)
+        }
+        let slow = try (0..<8).map { try Self.curlUpload(port: port, user: "slow\($0)", file: big, rate: 100) }
+        defer { for upload in slow where upload.0.isRunning { upload.0.terminate() } }
+
+        // Let the eight connect and be admitted (their heads take a few milliseconds).
+        try await Task.sleep(for: .milliseconds(300))
+        // Another user uploads a file at full speed, again and again until it is stored or 30 s have passed.
+        var answers: [String] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let answer = try await offloaded {
+                Self.status(of: try Self.curlUpload(port: port, user: "quick", file: small, rate: nil))
+            }
+            answers.append(answer)
+            if answer == "200" { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(answers.last == "200", "every upload of another user was refused: \(answers)")
+        #expect(answers.contains("503"), "the slow uploads held every slot at first: \(answers)")
+
+        // The slow uploads themselves are ended (the minimum rate over a window), not kept for ever.
+        let ended = ContinuousClock.now + .seconds(30)
+        while slow.contains(where: { $0.0.isRunning }), ContinuousClock.now < ended {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(slow.allSatisfy { !$0.0.isRunning }, "slow uploads still running after 30 s")
+        #expect(server.isRunning)
+        try await server.stop()
+    }
+
+    @Test func aLaterRequestHeadOnAKeptAliveConnectionGetsTheHeaderTimeout() async throws {
+        let data = temporaryDataFolder("keep-alive-heads")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try await ServerProcess.start(["--port", "0", "--data", data.path, "--header-timeout", "1s"])
+        let port = try await server.listeningPort()
+        let closedAfter: Duration? = try await offloaded {
+            let fd = try RawTCP.dial(port: port)
+            defer { close(fd) }
+            var limit = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            // A whole first request, answered; the connection stays open.
+            try RawTCP.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", to: fd)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var received = ""
+            while !received.contains("\r\n\r\nok") {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { throw ServerProcess.Failure(description: "no answer: \(received)") }
+                received += String(decoding: buffer[..<count], as: UTF8.self)
+            }
+            // The second head, a byte every 200 ms for up to 6 s: never silent, never complete.
+            let start = ContinuousClock.now
+            for byte in "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8 {
+                do {
+                    try RawTCP.write(String(UnicodeScalar(byte)), to: fd)
+                } catch {
+                    return ContinuousClock.now - start  // reset by the server
+                }
+                var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&waiting, 1, 200) > 0 {
+                    let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    if count <= 0 { return ContinuousClock.now - start }
+                }
+            }
+            return nil
+        }
+        let after = try #require(closedAfter, "the server kept a connection whose second head never ended")
+        #expect(after < .seconds(4), "closed after \(after)")
+        #expect(server.isRunning)
+        // A connection that sends its later heads in time is served as before.
+        let health = try await offloaded { try RawTCP.get(port: port, "/health") }
+        #expect(health.status == 200)
+        try await server.stop()
+    }
+}
