@@ -37,7 +37,8 @@ public actor ChatHub {
     let metrics: ServerMetrics
     /// What the hub's welcome offers (docs/protocol.md §13).
     static let capabilities: [Capability] = [.acknowledgements, .sequence, .resume, .userMessages]
-    /// How many stored messages a replay or a catch-up reads at a time (``ConversationStore/messages(for:after:limit:)``).
+    /// How many stored messages a replay or a catch-up reads at a time
+    /// (``ConversationStore/messages(for:after:limit:)``).
     let pageSize: Int
 
     /// An open socket, and whether it speaks Parley's extension (gets `sequence` numbers).
