@@ -180,8 +180,11 @@
 
         private func partialDecoded(_ reply: WhisperReply?, length: Int) {
             partialRunning = false
-            guard !decided, let speechStart = endpointer.speechStart else { return }
+            // A partial that arrives after the end of speech but before the final (audio fed faster than real time)
+            // is still reported: the final follows it.
+            guard !closed, let speechStart = endpointer.startSample else { return }
             guard let reply else {
+                guard !decided else { return }
                 // The worker was busy: try again a little later.
                 nextPartialAt = min(nextPartialAt, utterance.count + DecoderSession.sliceLength)
                 return

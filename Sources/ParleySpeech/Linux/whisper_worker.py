@@ -159,10 +159,12 @@ class Decoder:
             prompt = [tokenizer.sot_prev] + tokenizer.encode(" " + text_prompt)[-200:]
         prompt += list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
         # About 3 tokens a second is speech; a bound keeps a hallucinating loop from costing more than the audio.
+        # CTranslate2's max_length counts the prompt too.
         new_tokens = min(200, int(seconds * 8) + 16)
         result = self.model.model.generate(
             encoded, [prompt], beam_size=beams, num_hypotheses=alternatives, return_scores=True,
-            return_no_speech_prob=True, max_length=new_tokens, suppress_blank=True, suppress_tokens=[-1])[0]
+            return_no_speech_prob=True, max_length=min(448, len(prompt) + new_tokens), suppress_blank=True,
+            suppress_tokens=[-1])[0]
         decoded = time.perf_counter()
         no_speech = float(getattr(result, "no_speech_prob", 0.0) or 0.0)
         hypotheses = []
