@@ -80,12 +80,9 @@ struct UploadSlowClientProcessTests {
         #expect(answers.last == "200", "every upload of another user was refused: \(answers)")
         #expect(answers.contains("503"), "the slow uploads held every slot at first: \(answers)")
 
-        // The slow uploads themselves are ended (the minimum rate over a window), not kept for ever.
-        let ended = ContinuousClock.now + .seconds(30)
-        while slow.contains(where: { $0.0.isRunning }), ContinuousClock.now < ended {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(slow.allSatisfy { !$0.0.isRunning }, "slow uploads still running after 30 s")
+        // (That the slow uploads are themselves ended at the end of a window below the minimum rate is shown on the
+        // server's clock by UploadSlotTests: curl, rate-limited, notices a closed connection only when it next
+        // sends.)
         #expect(server.isRunning)
         try await server.stop()
     }
@@ -119,7 +116,9 @@ struct UploadSlowClientProcessTests {
                 }
                 var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 if poll(&waiting, 1, 200) > 0 {
-                    let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                    let count = buffer.withUnsafeMutableBytes {
+                        recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+                    }
                     if count <= 0 { return ContinuousClock.now - start }
                 }
             }

@@ -20,7 +20,8 @@ struct DamagedRecordTests {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var outbox = try Outbox(folder: folder, channelId: "c", userId: "u")
-        try outbox.add(OutboxItem(id: "one", frame: ["messagePayload": ["type": "text", "text": "one"]], transcriptId: nil))
+        try outbox.add(
+            OutboxItem(id: "one", frame: ["messagePayload": ["type": "text", "text": "one"]], transcriptId: nil))
         #expect(outbox.damaged.isEmpty)
         let file = try #require(outbox.file)
         let damagedLine = #"{"add":{"id":"two","frame":{"messagePayload":{"type":"text","text":"two"}"#  // cut

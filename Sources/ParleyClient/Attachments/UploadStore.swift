@@ -35,7 +35,8 @@ struct UploadStore: Sendable {
                 let record = folder.appendingPathComponent(name)
                 let bytes = folder.appendingPathComponent(String(name.dropLast(5)) + ".data")
                 let contents = try Data(contentsOf: record)
-                guard let json = try? JSONValue(parsing: contents), let id = json["id"]?.stringValue, let fileName = json["fileName"]?.stringValue,
+                guard let json = try? JSONValue(parsing: contents), let id = json["id"]?.stringValue,
+                    let fileName = json["fileName"]?.stringValue,
                     let mimeType = json["mimeType"]?.stringValue,
                     FileManager.default.fileExists(atPath: bytes.path)
                 else {
@@ -48,6 +49,7 @@ struct UploadStore: Sendable {
                 let id = String(name.dropLast(5))
                 if !entries.contains(where: { safeFileName($0.id) == id })
                     && !FileManager.default.fileExists(atPath: folder.appendingPathComponent(id + ".json").path)
+                    && FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path)
                 {
                     try keepDamaged(folder.appendingPathComponent(name), reason: "bytes without their record")
                 }
@@ -73,7 +75,7 @@ struct UploadStore: Sendable {
                     + kept.map(\.path).joined(separator: " and ")))
     }
 
-        /// Keeps an upload until ``remove(_:)``.
+    /// Keeps an upload until ``remove(_:)``.
     mutating func add(_ entry: Entry) throws(ParleyError) {
         if let folder {
             let name = safeFileName(entry.id)

@@ -71,7 +71,7 @@ public struct TranscriptStore: Sendable {
         }
     }
 
-        /// One line of the file.
+    /// One line of the file.
     private enum Record: Sendable {
         case message(ChatMessage)
         case replacement(ChatMessage)

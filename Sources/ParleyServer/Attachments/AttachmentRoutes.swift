@@ -327,7 +327,8 @@ struct AttachmentRoutes {
         }
         if let error = error as? ParleyError, error.code == .attachmentUnreadable {
             context.logger.error("\(error)")
-            return CodedHTTPError(.internalServerError, .attachmentUnreadable, "the stored attachment could not be read")
+            return CodedHTTPError(
+                .internalServerError, .attachmentUnreadable, "the stored attachment could not be read")
         }
         context.logger.error("the attachment store failed: \(error)")
         return CodedHTTPError(.internalServerError, .internalError, "the server could not reach the stored files")

@@ -79,7 +79,8 @@ public struct ServerConfigurationFile: JSONConvertible {
         attachmentQuota = try reader.optional("attachmentQuota")
         if let attachmentQuota, attachmentQuota < 1 {
             throw ParleyError(
-                .invalidValue, "attachmentQuota is a positive number of bytes", path: JSONPath([.key("attachmentQuota")]))
+                .invalidValue, "attachmentQuota is a positive number of bytes",
+                path: JSONPath([.key("attachmentQuota")]))
         }
         uploadMinimumRate = try reader.optional("uploadMinimumRate")
         if let uploadMinimumRate, uploadMinimumRate < 0 {

@@ -49,7 +49,8 @@ extension AttachmentStoreTests {
             for (user, size) in [("ada", 300), ("bob", 200), ("ada2", 100)] {
                 let (upload, _) = try Self.staged(size, in: staging)
                 let id = AttachmentID.random()
-                #expect(try await store.store(upload, id: id, record: Self.record(size: size, user: user), quota: 1_000))
+                #expect(
+                    try await store.store(upload, id: id, record: Self.record(size: size, user: user), quota: 1_000))
                 ids[user] = id
             }
             #expect(try await store.totalUsage() == 600)
