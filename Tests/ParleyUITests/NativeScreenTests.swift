@@ -154,7 +154,8 @@ struct NativeScreenTests {
                     AttachmentContent(type: .file, url: source.absoluteString, title: "menu")))
             #expect(untitled.lastPathComponent == source.lastPathComponent, "a title without an extension")
 
-            let missing = source.deletingLastPathComponent().appendingPathComponent("parley-missing-\(UUID()).pdf")
+            // The server answers 404 for an attachment it does not have.
+            let missing = server.url.appendingPathComponent("attachments/no-such-file-\(UUID()).pdf")
             #expect(await model.downloadAttachment(AttachmentContent(type: .file, url: missing.absoluteString)) == nil)
             #expect(model.alert?.error.code == .attachmentDownloadFailed)
             model.dismissAlert()
