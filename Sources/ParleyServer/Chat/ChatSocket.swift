@@ -278,9 +278,7 @@ struct ChatSocket {
         channel.clientAuthenticationEnabled
             ? ParleyError(.tokenExpired, "the token expired; reconnect with a fresh one")
             : ParleyError(
-                .sessionExpired,
-                "the session secret expired; renew it (POST /chat/v1/sessions with X-Parley-Session-Secret) and reconnect"
-            )
+                .sessionExpired, "the session secret expired; renew it (POST /chat/v1/sessions) and reconnect")
     }
 
     /// Serves an admitted socket: frames in, replies out, until it closes.

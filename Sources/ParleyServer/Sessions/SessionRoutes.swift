@@ -11,7 +11,7 @@ import NIOCore
 /// | no `userId` | 200 `{"userId": "user-<32 hex>", "sessionSecret": S}`, a new user id |
 /// | a `userId` without a secret | 200 `{"userId": U, "sessionSecret": S}`: the id is bound from now on |
 /// | a `userId` with a secret | 409 `session.userBound` |
-/// | a `userId` with a secret, and that secret in `X-Parley-Session-Secret` (expired or not) | 200 `{"userId": U, "sessionSecret": S2}`: renewed, the old secret stops working |
+/// | a `userId` with a secret, and it (even expired) in `X-Parley-Session-Secret` | 200 with a new secret for U |
 /// | a `userId` with a secret, and another in `X-Parley-Session-Secret` | 409 `session.userBound`, a failed sign-in |
 /// | too many failed sign-ins from the address | 429 `server.rateLimited` |
 /// | unknown channel / switched off | 404 `channel.unknown` / 403 `channel.disabled` |
