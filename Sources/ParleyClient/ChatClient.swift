@@ -1,10 +1,11 @@
+public import Logging
+
 #if canImport(FoundationNetworking)
     import Foundation
     public import FoundationNetworking
 #else
     public import Foundation
 #endif
-public import Logging
 
 /// A headless chat client for a Parley or Oracle Digital Assistant chat server: what Oracle's iOS SDK calls
 /// `BotsManager`, as an actor with `async` calls and an ``events()`` sequence.

@@ -164,7 +164,8 @@ struct ServerOptions: ParsableArguments {
         help: ArgumentHelp(
             "The fewest bytes a second an upload must receive over each 10 seconds (default 2048).",
             discussion: """
-                A slower upload ends with 408 attachment.tooSlow; while every upload slot is taken, a new upload                 takes the slot of the slowest upload below this rate (see docs/security.md).
+                A slower upload ends with 408 attachment.tooSlow; while every upload slot is taken, a new upload \
+                takes the slot of the slowest upload below this rate (see docs/security.md).
                 """,
             valueName: "bytes"))
     var uploadMinimumRate: Int?

@@ -12,7 +12,8 @@ struct MessageRateProcessTests {
             try configurationFile(#"{"channels": [{"id": "echo", "skill": "echo"}]}"#), "--messages-per-minute", "3",
         ])
         let port = try await server.listeningPort()
-        let url = try #require(URL(string: "ws://127.0.0.1:\(port)/chat/v1/chats/sockets/websdk?channelId=echo&userId=f"))
+        let url = try #require(
+            URL(string: "ws://127.0.0.1:\(port)/chat/v1/chats/sockets/websdk?channelId=echo&userId=f"))
         let frames = RawChat.TextBox()
         _ = try await withTimeout(.seconds(30), "the flood") {
             try await WebSocketTransport().connect(to: url, headers: [:]) { connection in

@@ -47,7 +47,9 @@ struct RateLimitClientTests {
         #expect(again["messagePayload"]?["text"] == "hello")
         await connection.send(Acknowledgement(clientMessageId: id, sequence: 1).stateFrame.jsonString())
         let settled = try await events.next("the message settled") { event -> ChatMessage? in
-            if case .deliveryChanged(let message) = event, message.delivery == .acknowledged || message.delivery == .failed {
+            if case .deliveryChanged(let message) = event,
+                message.delivery == .acknowledged || message.delivery == .failed
+            {
                 message
             } else {
                 nil

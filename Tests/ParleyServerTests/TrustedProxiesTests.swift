@@ -55,9 +55,12 @@ struct TrustedProxiesTests {
 
     @Test func aPeerThatIsNoTrustedProxyIsTheClientWhateverItSends() {
         #expect(
-            loopbackProxy.clientAddress(peer: "203.0.113.7", forwarded: ["for=198.51.100.1"], xForwardedFor: ["1.1.1.1"])
+            loopbackProxy.clientAddress(
+                peer: "203.0.113.7", forwarded: ["for=198.51.100.1"], xForwardedFor: ["1.1.1.1"])
                 == "203.0.113.7")
-        #expect(TrustedProxies.none.clientAddress(peer: "127.0.0.1", forwarded: [], xForwardedFor: ["1.1.1.1"]) == "127.0.0.1")
+        #expect(
+            TrustedProxies.none.clientAddress(peer: "127.0.0.1", forwarded: [], xForwardedFor: ["1.1.1.1"])
+                == "127.0.0.1")
     }
 
     @Test func forwardedIsReadWithPortsBracketsAndQuotes() {

@@ -71,9 +71,9 @@
                     #expect(finals.count == 1, "\(received)")
                     #expect(received.last?["event"] == "finalResult", "\(received)")
                     // The best utterance or one of the n-best (as the recognizer test explains).
-                    #expect(
-                        (finals.first?.utterances ?? []).map { ServerWhisperModel.words($0) }.contains(phrase),
-                        "\(received)")
+                    let heard: [String] = finals.first?.utterances ?? []
+                    let words = heard.map { ServerWhisperModel.words($0) }
+                    #expect(words.contains(phrase), "\(received)")
                     #expect(close?.closeCode == .normalClosure)
                 }
             }

@@ -91,6 +91,7 @@ public struct TrustedProxies: Sendable, Equatable {
         let bytes: [UInt8]
         /// The prefix length.
         let prefix: Int
+        /// The network as it was written (`10.0.0.0/8`).
         public let description: String
 
         /// Parses `10.0.0.0/8`, `127.0.0.1` (a /32), `::1` (a /128), `fd00::/8`; nil when it is none of these.

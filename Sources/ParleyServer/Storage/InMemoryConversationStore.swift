@@ -57,7 +57,8 @@ public actor InMemoryConversationStore: ConversationStore {
     public func pending(for key: ConversationKey) -> PendingInputs? {
         guard let entry = entries[key] else { return nil }
         return PendingInputs(
-            conversation: entry.conversation, inputs: Array(entry.messages.lazy.filter(\.pending).prefix(PendingInputs.limit)))
+            conversation: entry.conversation,
+            inputs: Array(entry.messages.lazy.filter(\.pending).prefix(PendingInputs.limit)))
     }
 
     /// The conversations with inputs the skill has not answered.

@@ -35,7 +35,8 @@ struct WidgetRoutes {
             let socket = origin.lowercased().hasPrefix("https://") ? "wss://" : "ws://"
             connect += [origin, socket + origin.drop(while: { $0 != "/" }).dropFirst(2)]
         }
-        return "default-src 'self'; script-src 'self'; style-src 'self'; img-src * data: blob:; media-src * data: blob:; "
+        return
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src * data: blob:; media-src * data: blob:; "
             + "connect-src \(connect.joined(separator: " ")); object-src 'none'; base-uri 'none'; form-action 'none'"
     }
 
