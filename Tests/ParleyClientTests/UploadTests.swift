@@ -172,7 +172,9 @@ struct UploadTests {
         try Data("x".utf8).write(to: kept.appendingPathComponent("orphan.data"))  // killed before its record
         let client = try await Self.cutOffClient(port: try freePort(), clock: VirtualClock(), folder: folder)
         #expect(await client.uploads().isEmpty)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: kept.path).isEmpty, "the broken files are gone")
+        // Moved aside, never deleted (docs/security.md, "Storage over time"): no live record or data file is left.
+        let left = try FileManager.default.contentsOfDirectory(atPath: kept.path)
+        #expect(left.allSatisfy { $0.contains(".damaged-") }, "the broken files are moved aside: \(left)")
         await client.destroy()
     }
 

@@ -191,7 +191,7 @@ struct SessionSecretLifetimeTests {
             #expect(renewed.userId == "eve")
             let newExpiry = try #require(
                 try await sessions.verify(channel: Self.sealed, userId: "eve", secret: renewed.sessionSecret))
-            #expect(abs(newExpiry.timeIntervalSince(expiry) - Self.day) < 1)
+            #expect(abs(newExpiry.timeIntervalSince(expiry) - Self.day) <= 1.5)  // renewed a second after expiry
             do throws(ParleyError) {
                 try await sessions.verify(channel: Self.sealed, userId: "eve", secret: issued.sessionSecret)
                 Issue.record("the old secret still works")
