@@ -120,9 +120,16 @@ extension ChatViewModel {
             return nil
         }
         do {
-            let (data, response) = try await session.data(from: url)
-            if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-                throw ParleyError(.attachmentDownloadFailed, "the attachment's server answered \(http.statusCode)")
+            let data: Data
+            if url.isFileURL {
+                // Already on the device (Linux's URLSession has no file:// loads).
+                data = try Data(contentsOf: url)
+            } else {
+                let (body, response) = try await session.data(from: url)
+                if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                    throw ParleyError(.attachmentDownloadFailed, "the attachment's server answered \(http.statusCode)")
+                }
+                data = body
             }
             let folder = FileManager.default.temporaryDirectory
                 .appendingPathComponent("parley-attachments", isDirectory: true)
