@@ -31,7 +31,8 @@ final class CredentialExpiry: Sendable {
                     return
                 }
                 do {
-                    try await clock.sleep(for: .milliseconds(Int64((remaining * 1000).rounded(.up))))
+                    // At most a day at a time, then the date is read again: no conversion of a far date can trap.
+                    try await clock.sleep(for: .milliseconds(Int64((min(remaining, 86_400) * 1000).rounded(.up))))
                 } catch {
                     return
                 }
