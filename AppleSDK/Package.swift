@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "SwiftUI", dependencies: ["UIKit"]),
         .target(name: "AVKit", dependencies: ["AVFoundation", "SwiftUI", "UIKit"]),
         .target(name: "PhotosUI", dependencies: ["SwiftUI", "UIKit"]),
-        .target(name: "QuickLook", dependencies: ["UIKit"]),
+        .target(name: "QuickLook", dependencies: ["SwiftUI", "UIKit"]),
         .target(name: "WebKit", dependencies: ["UIKit"]),
     ],
     swiftLanguageModes: [.v6]
