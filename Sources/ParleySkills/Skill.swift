@@ -48,6 +48,9 @@ public struct SkillContext: Sendable {
     public var now: Date
     /// The server's clock, for a skill that waits (injected in tests).
     public var clock: any Clock<Duration>
+    /// The conversation's earlier messages, read from the server's store (``ConversationHistory``); empty unless
+    /// the creator of the context gives them.
+    public var history: any ConversationHistory
 
     /// One turn of a conversation: the stored input being answered.
     public struct Turn: Sendable, Hashable {
@@ -75,9 +78,11 @@ public struct SkillContext: Sendable {
     ///   - state: The conversation's state; by default a conversation that has not started.
     ///   - now: When the turn started.
     ///   - clock: The clock.
+    ///   - history: The conversation's earlier messages; by default none.
     public init(
         channelId: String, userId: String, turn: Turn? = nil, state: ConversationState = ConversationState(),
-        now: Date = Date(), clock: any Clock<Duration> = ContinuousClock()
+        now: Date = Date(), clock: any Clock<Duration> = ContinuousClock(),
+        history: any ConversationHistory = EmptyConversationHistory()
     ) {
         self.channelId = channelId
         self.userId = userId
@@ -85,6 +90,7 @@ public struct SkillContext: Sendable {
         self.state = state
         self.now = now
         self.clock = clock
+        self.history = history
     }
 
     /// Takes a response's state for the next turn, as the server does between two inputs.
