@@ -144,7 +144,7 @@ public struct Engine: Sendable {
     }
     /// The flow-wide `audioInterruptTransitionParams`, set by the last `process` module that had them; a module's
     /// own parameters override them.
-    public private(set) var defaultInterruptParams: JSONObject = [:]
+    public private(set) var defaultInterruptTransition = InterruptTransition()
 
     private var random: AnyRandom
     private var phase: Phase = .idle
@@ -379,24 +379,24 @@ public struct Engine: Sendable {
                 fields[assignment.field] =
                     assignment.isLiteral ? assignment.value : fields.resolve(assignment.value) ?? assignment.value
             }
-            if let params = step.interruptParams { defaultInterruptParams = params }
+            if let transition = step.interruptTransition { defaultInterruptTransition = transition }
             return leave(id, step)
         default:
             break
         }
         guard let module = configuration.flow[id] else { return fail(ParleyError(.internalFailure, "no module \(id)")) }
-        switch module.type {
-        case .playAudio:
-            let params = module.params("playAudioParams")
+        switch module.parameters {
+        case .playAudio(let choice):
             do {
-                let list = try self.segments(forPlay: params, moduleID: id)
-                return startPlayback(id, itemID: params.string("promptID", fields) ?? id, list, then: .leave)
+                let list = try self.segments(for: choice, moduleID: id)
+                return startPlayback(id, itemID: choice.promptID.resolve(with: fields) ?? id, list, then: .leave)
             } catch {
                 return failure(id, "loadPromptFailure", error)
             }
-        case .recordAudio:
-            let play = module.params("recordAudioParams")["recordPlayPromptParams"]?.objectValue ?? [:]
-            if let promptID = play.string("promptID", fields), !(play.bool("recordPromptNoPlay", fields) ?? false) {
+        case .recordAudio(let record):
+            if let promptID = record.promptID.resolve(with: fields),
+                !(record.promptNoPlay.resolve(with: fields) ?? false)
+            {
                 do {
                     return startPlayback(
                         id, itemID: promptID, try segments(promptID, moduleID: id, attempt: 0), then: .record)
@@ -407,19 +407,19 @@ public struct Engine: Sendable {
             return startRecording(id)
         case .audioDialog:
             return startAttempt(id, kind: nil)
-        case .audioListener:
-            guard let promptID = module.params("audioListenerParams").string("promptID", fields) else {
+        case .audioListener(let listener):
+            guard let promptID = listener.promptID.resolve(with: fields) else {
                 return failure(
                     id, "loadPromptFailure", ParleyError(.loadPromptFailure, "audioListener \(id) has no promptID"))
             }
             visit.listenerQueue = [promptID]
-            visit.listenerBargeIn = module.params("audioListenerParams").bool("recognizeWhilePlay", fields) ?? false
+            visit.listenerBargeIn = listener.recognizeWhilePlay.resolve(with: fields) ?? false
             var playback = Playback(moduleID: id, itemID: promptID, then: .recognize)
             return [
                 .emit(
                     .mediaEvent(moduleID: id, mediaItemID: promptID, function: .playAudio, event: .started, data: [:]))
             ] + continuePlayback(&playback)
-        case .pauseResume:
+        case .empty where module.type == .pauseResume:
             phase = .paused(id)
             return [.waitForResume]
         default:
@@ -607,20 +607,20 @@ public struct Engine: Sendable {
     /// Applies the module's `audioInterruptTransitionParams` (or the flow-wide ones a `process` module set):
     /// `resume` (the default is `end`), `repeat`, `goto` or `end`.
     private mutating func interruptionEnded(_ id: String, resume: ResumePoint) -> [Action] {
-        let own = configuration.flow[id]?.params("audioInterruptTransitionParams") ?? [:]
-        let params = own.isEmpty ? defaultInterruptParams : own
-        let type = params.string("transitionType", fields) ?? "end"
+        let own = configuration.flow[id]?.interruptTransition
+        let transition = own.flatMap { $0.isEmpty ? nil : $0 } ?? defaultInterruptTransition
+        let type = transition.transitionType.resolve(with: fields) ?? "end"
         let ended = Action.emit(
             .mediaEvent(
                 moduleID: id, mediaItemID: id, function: .audioSession, event: .interruptionEnded,
                 data: ["transitionType": .string(type)]))
         switch type {
         case "resume":
-            return [ended] + resumeAfterInterruption(id, resume, params: params)
+            return [ended] + resumeAfterInterruption(id, resume, transition: transition)
         case "repeat":
             return [ended, .emit(.preModuleEnd(moduleID: id))] + enter(id)
         case "goto":
-            let target = params.string("goToVoiceFlowModuleID", fields) ?? "VF_END"
+            let target = transition.goToModuleID.resolve(with: fields) ?? "VF_END"
             guard let position = configuration.flow.position(of: target) else {
                 return [ended]
                     + failure(
@@ -636,12 +636,14 @@ public struct Engine: Sendable {
         }
     }
 
-    private mutating func resumeAfterInterruption(_ id: String, _ resume: ResumePoint, params: JSONObject) -> [Action] {
+    private mutating func resumeAfterInterruption(_ id: String, _ resume: ResumePoint, transition: InterruptTransition)
+        -> [Action]
+    {
         switch resume {
         case .playback(var playback, let position):
             let rewind: Int
             do throws(ParleyError) {
-                rewind = try params.int("rewindCurrentAudioSegmentMs", fields) ?? 0
+                rewind = try transition.rewind.resolve(with: fields) ?? 0
             } catch {
                 phase = .afterSegment(playback)
                 return failure(id, "internalFailure", error)
@@ -714,18 +716,17 @@ public struct Engine: Sendable {
 
     // MARK: Prompts
 
-    /// The segments of a `playAudioParams` (or dialog prompt) object: `promptID`, or `promptCollection` chosen by
+    /// The segments of a `playAudioParams` (or dialog prompt) choice: `promptID`, or `promptCollection` chosen by
     /// `style` (default `single` with a `promptID`, `combo` with a collection).
-    private mutating func segments(forPlay params: JSONObject, moduleID: String, attempt: Int = 0) throws(ParleyError)
+    private mutating func segments(for choice: PromptChoice, moduleID: String, attempt: Int = 0) throws(ParleyError)
         -> [PlaybackSegment]
     {
         let fields = self.fields
-        let collection = (params["promptCollection"]?.arrayValue ?? []).compactMap {
-            $0["promptID"]?.stringValue ?? $0.stringValue
-        }.compactMap { (id: String) -> String? in fields.resolve(id) }
-        let style = PromptStyle(rawValue: params.string("style", fields) ?? (collection.isEmpty ? "single" : "combo"))
+        let collection = choice.collection.compactMap { $0.resolve(with: fields) }
+        let style = PromptStyle(
+            rawValue: choice.style.resolve(with: fields) ?? (collection.isEmpty ? "single" : "combo"))
         if collection.isEmpty {
-            guard let promptID = params.string("promptID", fields) else {
+            guard let promptID = choice.promptID.resolve(with: fields) else {
                 throw ParleyError(.loadPromptFailure, "\(moduleID) names no prompt (promptID or promptCollection)")
             }
             return try segments(promptID, moduleID: moduleID, attempt: attempt)
@@ -764,16 +765,16 @@ public struct Engine: Sendable {
                 prompt.promptCollection.compactMap { (id: String) -> String? in fields.resolve(id) },
                 style: prompt.style, moduleID: moduleID, attempt: attempt, depth: depth)
         }
-        let json = prompt.json
-        let text = json.string("textString", fields).flatMap { $0.isEmpty ? nil : $0 }
-        let textFile = json.string("textFile", fields).flatMap { $0.isEmpty ? nil : $0 }
-        let ssml = json.bool("textIsSSML", fields) ?? false
-        let playbackParams = json["audioPlaybackParams"]?.objectValue ?? [:]
-        let startPosition = try playbackParams.int("startPosMs", fields).flatMap { $0 > 0 ? $0 : nil }
+        let fields = self.fields
+        let text = prompt.textString.flatMap { fields.resolve($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let textFile = prompt.textFile.flatMap { fields.resolve($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let ssml = prompt.ssml.resolve(with: fields) ?? false
+        let startPosition = try prompt.playback?.startPosition.resolve(with: fields).flatMap { $0 > 0 ? $0 : nil }
         // loopPlay: repeat until stopped, or maxPlayCount plays in all (0 or unset: no limit).
         let plays: Int? =
-            playbackParams.bool("loopPlay", fields) == true
-            ? try playbackParams.int("maxPlayCount", fields, in: 0...1_000_000).flatMap { $0 > 0 ? $0 : nil } : 1
+            prompt.playback?.loopPlay.resolve(with: fields) == true
+            ? try prompt.playback?.maxPlayCount.resolve(with: fields, in: 0...1_000_000).flatMap { $0 > 0 ? $0 : nil }
+            : 1
         func segment(
             _ type: AudioSegmentType, audio: String? = nil, text: String? = nil, file: String? = nil,
             language: String = "en-US"
@@ -783,7 +784,7 @@ public struct Engine: Sendable {
                 isSSML: ssml && type != .audioFile, language: language, startPosition: startPosition,
                 plays: plays)
         }
-        if let audio = json.string("audioFile", fields), !audio.isEmpty {
+        if let audio = prompt.audioFile.flatMap({ fields.resolve($0) }), !audio.isEmpty {
             if configuration.audioFileExists(audio) { return [segment(.audioFile, audio: audio, text: text)] }
             if let entry = configuration.audioToText[audio], let mapped = fields.resolve(entry.textString) {
                 return [segment(.textString, audio: audio, text: mapped, language: entry.textLanguage)]
@@ -802,12 +803,12 @@ public struct Engine: Sendable {
 
     /// Plays the prompts of a dialog attempt (`kind` nil = first attempt), then listens.
     private mutating func startAttempt(_ id: String, kind: String?) -> [Action] {
-        let params = configuration.flow[id]?.params("audioDialogParams") ?? [:]
-        let prompts = (params["dialogPromptCollection"]?.arrayValue ?? []).compactMap(\.objectValue)
-        func of(_ type: String) -> [JSONObject] {
-            prompts.filter { ($0["type"]?.stringValue ?? DialogPromptType.initial) == type }
+        var prompts: [DialogPrompt] = []
+        if case .audioDialog(let dialog)? = configuration.flow[id]?.parameters { prompts = dialog.prompts }
+        func of(_ type: String) -> [DialogPrompt] {
+            prompts.filter { $0.kind == type }
         }
-        var chosen: [(JSONObject, Int)] = []
+        var chosen: [(DialogPrompt, Int)] = []
         if let kind, !of(kind).isEmpty {
             chosen = of(kind).map { ($0, visit.count(kind) - 1) }
         } else {
@@ -819,8 +820,8 @@ public struct Engine: Sendable {
         var segments: [PlaybackSegment] = []
         do {
             for (prompt, attempt) in chosen {
-                let bargeIn = prompt.bool("recognizeWhilePlay", fields) ?? false
-                segments += try self.segments(forPlay: prompt, moduleID: id, attempt: attempt).map {
+                let bargeIn = prompt.recognizeWhilePlay.resolve(with: fields) ?? false
+                segments += try self.segments(for: prompt.choice, moduleID: id, attempt: attempt).map {
                     var segment = $0
                     segment.bargeIn = bargeIn
                     return segment
@@ -836,35 +837,32 @@ public struct Engine: Sendable {
     /// How module `id` listens, its runtime fields resolved now.
     private func recognitionPlan(_ id: String) throws(ParleyError) -> RecognitionPlan {
         guard let module = configuration.flow[id] else { throw ParleyError(.internalFailure, "no module \(id)") }
-        let recognize = module.params("recognizeAudioParams")
-        let record = module.params("recordAudioParams")
-        let stop = record["stopRecordParams"]?.objectValue ?? [:]
-        func limit(_ key: String) throws(ParleyError) -> Duration? {
-            guard let ms = try stop.int(key, fields), ms > 0 else { return nil }
+        let listening = module.parameters.listening ?? ListeningParameters([:])
+        let fields = self.fields
+        func limit(_ parameter: Parameter<Int>) throws(ParleyError) -> Duration? {
+            guard let ms = try parameter.resolve(with: fields), ms > 0 else { return nil }
             return .milliseconds(ms)
         }
         return RecognitionPlan(
             moduleID: id,
-            locale: recognize.string("srLocale", fields) ?? "en-US",
-            engine: recognize.string("srEngine", fields),
+            locale: listening.recognize.locale.resolve(with: fields) ?? "en-US",
+            engine: listening.recognize.engine.resolve(with: fields),
             phrases: module.goTo.userInputs.map(\.input),
-            noInputTimeout: try stop.int("maxPreSpeechSilenceLengthMs", fields).map { Duration.milliseconds($0) }
+            noInputTimeout: try listening.stop.maxPreSpeechSilence.resolve(with: fields).map { .milliseconds($0) }
                 ?? configuration.defaultNoInputTimeout,
-            partialResults: (recognize["srSessionParams"]?.objectValue ?? [:]).bool("enablePartialResults", fields)
-                ?? false,
-            voiceActivity: try voiceActivity(record),
-            endSilence: try limit("maxPostSpeechSilenceLengthMs"),
-            maxSpeech: try limit("maxSpeechLengthMs")
+            partialResults: listening.recognize.partialResults.resolve(with: fields) ?? false,
+            voiceActivity: try voiceActivity(listening.voiceActivity),
+            endSilence: try limit(listening.stop.maxPostSpeechSilence),
+            maxSpeech: try limit(listening.stop.maxSpeechLength)
         )
     }
 
     /// `vadParams` when `enableVAD` (or its runtime twin) is true.
-    private func voiceActivity(_ record: JSONObject) throws(ParleyError) -> VoiceActivityPlan? {
-        let vad = record["vadParams"]?.objectValue ?? [:]
-        guard vad.bool("enableVAD", fields) == true else { return nil }
+    private func voiceActivity(_ vad: VoiceActivityDetection) throws(ParleyError) -> VoiceActivityPlan? {
+        guard vad.enabled.resolve(with: fields) == true else { return nil }
         return VoiceActivityPlan(
-            minSpeech: .milliseconds(try vad.int("minSpeechToDetectMs", fields) ?? 200),
-            minSilence: .milliseconds(try vad.int("minSilenceToDetectMs", fields) ?? 500))
+            minSpeech: .milliseconds(try vad.minSpeech.resolve(with: fields) ?? 200),
+            minSilence: .milliseconds(try vad.minSilence.resolve(with: fields) ?? 500))
     }
 
     private mutating func startRecognition(_ id: String) -> [Action] {
@@ -885,21 +883,22 @@ public struct Engine: Sendable {
     }
 
     private mutating func startRecording(_ id: String) -> [Action] {
-        let params = configuration.flow[id]?.params("recordAudioParams") ?? [:]
-        let stop = params["stopRecordParams"]?.objectValue ?? [:]
-        func limit(_ key: String) throws(ParleyError) -> Duration? {
-            guard let ms = try stop.int(key, fields), ms > 0 else { return nil }
+        var record = RecordAudioParameters(nil)
+        if case .recordAudio(let parameters)? = configuration.flow[id]?.parameters { record = parameters }
+        let fields = self.fields
+        func limit(_ parameter: Parameter<Int>) throws(ParleyError) -> Duration? {
+            guard let ms = try parameter.resolve(with: fields), ms > 0 else { return nil }
             return .milliseconds(ms)
         }
         let plan: RecordingPlan
         do throws(ParleyError) {
-            let maxLength = try limit("maxAudioLengthMs")
+            let maxLength = try limit(record.stop.maxAudioLength)
             plan = RecordingPlan(
-                moduleID: id, fileName: (params.string("id", fields) ?? id) + ".wav",
-                maxLength: maxLength == nil ? try limit("maxRecordLengthMs") : maxLength,
-                maxPreSpeechSilence: try limit("maxPreSpeechSilenceLengthMs"),
-                maxPostSpeechSilence: try limit("maxPostSpeechSilenceLengthMs"),
-                voiceActivity: try voiceActivity(params))
+                moduleID: id, fileName: (record.fileID.resolve(with: fields) ?? id) + ".wav",
+                maxLength: maxLength == nil ? try limit(record.stop.maxRecordLength) : maxLength,
+                maxPreSpeechSilence: try limit(record.stop.maxPreSpeechSilence),
+                maxPostSpeechSilence: try limit(record.stop.maxPostSpeechSilence),
+                voiceActivity: try voiceActivity(record.voiceActivity))
         } catch {
             return failure(id, "internalFailure", error)
         }
@@ -941,11 +940,12 @@ public struct Engine: Sendable {
             ["timeout": "maxTimeoutCount", "garbage": "maxGarbageCount", "sr_error": "maxSRErrorCount"][kind]
             ?? "internalFailure"
         visit.counts[kind, default: 0] += 1
-        if module.type == .audioDialog {
-            let maxima = module.params("audioDialogParams")["maxRetryCount"]?.objectValue ?? [:]
+        if case .audioDialog(let dialog) = module.parameters {
             let limit: Int
             do throws(ParleyError) {
-                limit = try maxima.int(kind, fields, in: 0...1_000) ?? Self.defaultRetries[kind] ?? 2
+                limit =
+                    try dialog.maxRetryCount[kind]?.resolve(with: fields, in: 0...1_000) ?? Self.defaultRetries[kind]
+                    ?? 2
             } catch {
                 return failure(id, "internalFailure", error)
             }

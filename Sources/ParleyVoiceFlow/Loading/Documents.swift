@@ -44,25 +44,23 @@ public struct VoiceFlow: Sendable, Hashable {
         let defaultTargetPosition: Int?
         let assignments: [Assignment]
         /// A `process` module's `audioInterruptTransitionParams`: the flow-wide default once it has run.
-        let interruptParams: JSONObject?
+        let interruptTransition: InterruptTransition?
 
         init(_ module: Module, positions: [String: Int]) {
             type = module.type
             defaultTarget = module.goTo.defaultTarget
             defaultTargetPosition = defaultTarget.flatMap { RuntimeFields.isLiteral($0) ? positions[$0] : nil }
-            interruptParams = module.type == .process ? module.json["audioInterruptTransitionParams"]?.objectValue : nil
-            guard module.type == .process else {
+            guard case .process(let process) = module.parameters else {
                 assignments = []
+                interruptTransition = nil
                 return
             }
-            assignments = (module.params("processParams")["setValueForFieldNameCollection"]?.arrayValue ?? [])
-                .compactMap { item in
-                    guard let field = item["name"]?.stringValue.flatMap(RuntimeFields.reference(in:)),
-                        let value = item["value"]
-                    else { return nil }
-                    let isLiteral = value.stringValue.map(RuntimeFields.isLiteral) ?? true
-                    return Assignment(field: field, value: value, isLiteral: isLiteral)
-                }
+            interruptTransition = module.interruptTransition
+            assignments = process.assignments.compactMap { item in
+                guard let field = item.field, let value = item.value else { return nil }
+                let isLiteral = value.stringValue.map(RuntimeFields.isLiteral) ?? true
+                return Assignment(field: field, value: value, isLiteral: isLiteral)
+            }
         }
     }
 
@@ -176,19 +174,7 @@ public struct PromptLibrary: Sendable, Hashable {
             guard let id = object["id"]?.stringValue else {
                 throw ParleyError(.missingKey, "audio prompt module \(position) has no string \"id\"", path: path)
             }
-            let collection = object["promptCollection"]?.arrayValue ?? []
-            add(
-                PromptModule(
-                    id: id,
-                    style: PromptStyle(
-                        rawValue: object["style"]?.stringValue ?? (collection.isEmpty ? "single" : "combo")),
-                    audioFile: object["audioFile"]?.stringValue,
-                    textString: object["textString"]?.stringValue,
-                    textFile: object["textFile"]?.stringValue,
-                    textIsSSML: object["textIsSSML"]?.boolValue ?? false,
-                    promptCollection: collection.compactMap { $0["promptID"]?.stringValue ?? $0.stringValue },
-                    json: object
-                ))
+            add(PromptModule(id: id, object: object))
         }
     }
 

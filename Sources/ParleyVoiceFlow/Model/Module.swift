@@ -1,33 +1,47 @@
 public import ParleyCore
 
-/// One voice-flow module: its id, type, name, `goTo` routes and the rest of its JSON (with version 2 key names).
+/// One voice-flow module: its id, type, name, `goTo` routes, its parameters decoded by type, and its whole JSON (with
+/// version 2 key names).
 ///
-/// The engine reads parameters from ``json`` when it runs the module, so runtime fields (`$[Name]`) are resolved
-/// at that moment, after the module's `PreModuleStart` callback.
+/// ``parameters`` are decoded from ``json`` when the module is created (and again when ``json`` or ``type`` change);
+/// they keep runtime-field references as written, and the engine resolves them when it runs the module, after the
+/// module's `PreModuleStart` callback. ``json`` keeps every key, known or not, so the module writes back as it was
+/// read.
 public struct Module: Sendable, Hashable {
     /// The unique id; `VF_START` and `VF_END` are reserved.
     public var id: String
     /// The type.
-    public var type: ModuleType
+    public var type: ModuleType { didSet { decodeParameters() } }
     /// The display name (required by the schema; the validator reports a missing one).
     public var name: String?
     /// The transitions.
     public var goTo: GoTo
     /// The whole module object, with version 1 keys renamed to version 2 ones.
-    public var json: JSONObject
+    public var json: JSONObject { didSet { decodeParameters() } }
+    /// What the module's type acts on, decoded from ``json``.
+    public private(set) var parameters: ModuleParameters = .empty
+    /// `audioInterruptTransitionParams` (any type may have them), decoded from ``json``.
+    public private(set) var interruptTransition: InterruptTransition?
 
-    /// Creates a module.
+    /// Creates a module; its ``parameters`` are decoded from `json`.
     public init(id: String, type: ModuleType, name: String? = nil, goTo: GoTo = GoTo(), json: JSONObject = [:]) {
         self.id = id
         self.type = type
         self.name = name
         self.goTo = goTo
         self.json = json
+        decodeParameters()
     }
 
     /// The object under `key` (such as `playAudioParams`), or an empty one.
+    @available(*, deprecated, message: "use the typed parameters")
     public func params(_ key: String) -> JSONObject {
         json[key]?.objectValue ?? [:]
+    }
+
+    private mutating func decodeParameters() {
+        parameters = ModuleParameters(type: type, json: json)
+        interruptTransition = InterruptTransition(module: json)
     }
 }
 
@@ -156,8 +170,15 @@ public struct PromptModule: Sendable, Hashable {
     public var textIsSSML: Bool
     /// Ids of other prompt modules, for `select`, `combo` and `serial`.
     public var promptCollection: [String]
-    /// The whole object.
-    public var json: JSONObject
+    /// The whole object (``playback`` and the `textIsSSMLRuntime` twin are decoded from it).
+    public var json: JSONObject { didSet { decodeParameters() } }
+    /// `audioPlaybackParams`, decoded from ``json``.
+    public private(set) var playback: AudioPlaybackParameters?
+    /// ``textIsSSML`` with its `textIsSSMLRuntime` twin.
+    public var ssml: Parameter<Bool> {
+        Parameter(path: JSONPath([.key(Keys.textIsSSML)]), written: .bool(textIsSSML), runtime: ssmlRuntime)
+    }
+    private var ssmlRuntime: String?
 
     /// Creates a prompt module.
     public init(
@@ -172,6 +193,12 @@ public struct PromptModule: Sendable, Hashable {
         self.textIsSSML = textIsSSML
         self.promptCollection = promptCollection
         self.json = json
+        decodeParameters()
+    }
+
+    private mutating func decodeParameters() {
+        playback = AudioPlaybackParameters(prompt: json)
+        ssmlRuntime = json[Keys.textIsSSML + Keys.runtimeSuffix]?.stringValue
     }
 }
 

@@ -181,55 +181,61 @@ public enum Validator {
         // Typed parameters and runtime twins everywhere in the module.
         checkTypes(.object(json), path: [], report: { code, message, path in error(code, message, path) })
 
-        // Values from fixed sets.
-        if let style = json["playAudioParams"]?["style"]?.stringValue,
-            !PromptStyle.known.contains(PromptStyle(rawValue: style))
-        {
-            error(
-                .invalidValue, "playAudioParams.style \"\(style)\" is not single, select, combo or serial",
-                [.key("playAudioParams"), .key("style")])
+        // Values from fixed sets, read from the typed parameters (their paths say where they are).
+        func invalid(_ parameter: Parameter<String>, _ known: [String], _ what: String) {
+            guard let value = parameter.value, !known.contains(value) else { return }
+            let allowed = known.dropLast().joined(separator: ", ") + " or " + (known.last ?? "")
+            error(.invalidValue, "\(what) \"\(value)\" is not \(allowed)", parameter.path.components)
         }
-        for (index, prompt) in (json["audioDialogParams"]?["dialogPromptCollection"]?.arrayValue ?? []).enumerated() {
-            let path: [JSONPath.Component] = [.key("audioDialogParams"), .key("dialogPromptCollection"), .index(index)]
-            if let type = prompt["type"]?.stringValue, !DialogPromptType.known.contains(type) {
-                error(
-                    .invalidValue,
-                    "dialog prompt type \"\(type)\" is not one of \(DialogPromptType.known.joined(separator: ", "))",
-                    path + [.key("type")])
-            }
-            if let style = prompt["style"]?.stringValue, !PromptStyle.known.contains(PromptStyle(rawValue: style)) {
-                error(
-                    .invalidValue, "dialog prompt style \"\(style)\" is not single, select, combo or serial",
-                    path + [.key("style")])
-            }
-        }
-        if let type = json["audioInterruptTransitionParams"]?["transitionType"]?.stringValue,
-            !["resume", "repeat", "goto", "end"].contains(type)
-        {
-            error(
-                .invalidValue, "transitionType \"\(type)\" is not resume, repeat, goto or end",
-                [.key("audioInterruptTransitionParams"), .key("transitionType")])
-        }
-        for (index, item) in (json["processParams"]?["setValueForFieldNameCollection"]?.arrayValue ?? []).enumerated() {
-            let path: [JSONPath.Component] = [
-                .key("processParams"), .key("setValueForFieldNameCollection"), .index(index),
-            ]
-            if let name = item["name"]?.stringValue {
-                if RuntimeFields.reference(in: name) == nil {
-                    error(.invalidRuntimeValue, "field name \"\(name)\" must be written $[Name]", path + [.key("name")])
+        let styles = PromptStyle.known.map(\.rawValue)
+        switch module.parameters {
+        case .playAudio(let choice):
+            invalid(choice.style, styles, "\(Keys.playAudioParams).\(Keys.style)")
+        case .audioDialog(let dialog):
+            for prompt in dialog.prompts {
+                if let type = prompt.type.value, !DialogPromptType.known.contains(type) {
+                    error(
+                        .invalidValue,
+                        "dialog prompt type \"\(type)\" is not one of "
+                            + DialogPromptType.known.joined(separator: ", "),
+                        prompt.type.path.components)
                 }
-            } else {
-                error(.missingKey, "setValueForFieldNameCollection[\(index)] needs a string \"name\"", path)
+                invalid(prompt.choice.style, styles, "dialog prompt style")
             }
-            if item["value"] == nil {
-                error(.missingKey, "setValueForFieldNameCollection[\(index)] needs a \"value\"", path)
+        default:
+            break
+        }
+        if let transition = module.interruptTransition {
+            invalid(transition.transitionType, InterruptTransition.knownTypes, Keys.transitionType)
+        }
+        if case .process(let process) = module.parameters {
+            for (index, item) in process.assignments.enumerated() {
+                let path: [JSONPath.Component] = [
+                    .key(Keys.processParams), .key(Keys.setValueForFieldNameCollection), .index(index),
+                ]
+                if let name = item.name {
+                    if item.field == nil {
+                        error(
+                            .invalidRuntimeValue, "field name \"\(name)\" must be written $[Name]",
+                            path + [.key(Keys.name)])
+                    }
+                } else {
+                    error(.missingKey, "setValueForFieldNameCollection[\(index)] needs a string \"name\"", path)
+                }
+                if item.value == nil {
+                    error(.missingKey, "setValueForFieldNameCollection[\(index)] needs a \"value\"", path)
+                }
             }
         }
 
         // Prompt ids.
         if let prompts {
-            for (promptID, path) in promptReferences(json) where !promptID.contains("$[") && prompts[promptID] == nil {
-                error(.unknownPrompt, "prompt \(promptID) is not in the loaded prompt modules", path)
+            for reference in promptReferences(module.parameters) {
+                guard let promptID = reference.value, !promptID.contains("$["), prompts[promptID] == nil else {
+                    continue
+                }
+                error(
+                    .unknownPrompt, "prompt \(promptID) is not in the loaded prompt modules", reference.path.components)
             }
         }
     }
@@ -289,27 +295,16 @@ public enum Validator {
         }
     }
 
-    /// Every prompt id a module names, with its path.
-    static func promptReferences(_ json: JSONObject) -> [(String, [JSONPath.Component])] {
-        var result: [(String, [JSONPath.Component])] = []
-        func collect(_ object: JSONObject?, _ path: [JSONPath.Component]) {
-            guard let object else { return }
-            if let id = object["promptID"]?.stringValue { result.append((id, path + [.key("promptID")])) }
-            for (index, item) in (object["promptCollection"]?.arrayValue ?? []).enumerated() {
-                if let id = item["promptID"]?.stringValue {
-                    result.append((id, path + [.key("promptCollection"), .index(index), .key("promptID")]))
-                }
-            }
+    /// Every prompt id the module's type plays, with its path.
+    static func promptReferences(_ parameters: ModuleParameters) -> [Parameter<String>] {
+        func ids(_ choice: PromptChoice) -> [Parameter<String>] { [choice.promptID] + choice.collection }
+        switch parameters {
+        case .playAudio(let choice): return ids(choice)
+        case .audioListener(let listener): return [listener.promptID]
+        case .recordAudio(let record): return [record.promptID]
+        case .audioDialog(let dialog): return dialog.prompts.flatMap { ids($0.choice) }
+        default: return []
         }
-        collect(json["playAudioParams"]?.objectValue, [.key("playAudioParams")])
-        collect(json["audioListenerParams"]?.objectValue, [.key("audioListenerParams")])
-        collect(
-            json["recordAudioParams"]?["recordPlayPromptParams"]?.objectValue,
-            [.key("recordAudioParams"), .key("recordPlayPromptParams")])
-        for (index, prompt) in (json["audioDialogParams"]?["dialogPromptCollection"]?.arrayValue ?? []).enumerated() {
-            collect(prompt.objectValue, [.key("audioDialogParams"), .key("dialogPromptCollection"), .index(index)])
-        }
-        return result
     }
 
     // MARK: Prompt modules
