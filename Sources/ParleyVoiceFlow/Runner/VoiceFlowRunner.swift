@@ -1,13 +1,7 @@
-public import Foundation
+import Foundation
 public import Logging
 public import ParleyCore
 public import ParleySpeech
-
-// AVAudioSession exists where UIKit does (iOS, iPadOS, tvOS, visionOS, Mac Catalyst); an import counts in its own file
-// only, so this file imports AVFAudio itself. `canImport` rather than `os(iOS)`, so the Linux type-check compiles it.
-#if canImport(UIKit) && canImport(AVFAudio)
-    import AVFAudio
-#endif
 
 /// Runs voice flows with speech engines: the actor that performs an ``Engine``'s actions.
 ///
@@ -40,51 +34,55 @@ public actor VoiceFlowRunner {
 
     /// Every callback of the runner's life, in order. The stream ends when the runner is deallocated.
     public nonisolated let events: AsyncStream<VoiceFlowEvent>
-    private let sink: AsyncStream<VoiceFlowEvent>.Continuation
+    let sink: AsyncStream<VoiceFlowEvent>.Continuation
 
     /// The callbacks of the current (or last) run, with their times.
-    public private(set) var history: [TimedEvent] = []
+    public internal(set) var history: [TimedEvent] = []
     /// The last error: a load or validation failure, a failure route taken, or why a run failed.
-    public private(set) var lastError: ParleyError?
+    public internal(set) var lastError: ParleyError?
 
-    private let synthesizer: (any SpeechSynthesizer)?
-    private let recognizer: (any SpeechRecognizer)?
-    private let player: (any AudioPlayer)?
-    private let live: LiveSpeech?
-    private let recorder: (any AudioRecorder)?
-    private let permissions: any PermissionSource
-    private let elapsed: @Sendable () -> Duration
-    private var random: any RandomNumberGenerator & Sendable
+    let synthesizer: (any SpeechSynthesizer)?
+    let recognizer: (any SpeechRecognizer)?
+    let player: (any AudioPlayer)?
+    let live: LiveSpeech?
+    let recorder: (any AudioRecorder)?
+    let permissions: any PermissionSource
+    let elapsed: @Sendable () -> Duration
+    var random: any RandomNumberGenerator & Sendable
 
-    private var flow: VoiceFlow?
-    private var prompts = PromptLibrary()
-    private var audioToText = AudioToTextMap()
-    private var locations = ResourceLocations()
-    private var delegate: (any VoiceFlowDelegate)?
-    private var pronunciations = Pronunciations()
-    private var selectedVoices: [String: String] = [:]
-    private var storedFields = RuntimeFields()
-    private var storedIntent: String?
-    private var moduleLogLevels: [String: Logger.Level] = [:]
+    var flow: VoiceFlow?
+    var prompts = PromptLibrary()
+    var audioToText = AudioToTextMap()
+    var locations = ResourceLocations()
+    var delegate: (any VoiceFlowDelegate)?
+    var pronunciations = Pronunciations()
+    var selectedVoices: [String: String] = [:]
+    var storedFields = RuntimeFields()
+    var storedIntent: String?
+    var moduleLogLevels: [String: Logger.Level] = [:]
     /// Where the runner logs (swift-log); its `logLevel` is the runner's own level (swift-log's default: `info`).
-    public private(set) var logger: Logger
+    public internal(set) var logger: Logger
 
-    private var engine: Engine?
-    private var cancelMedia: (@Sendable () -> Void)?
-    private var control: Engine.Input?
-    private var resumeWaiter: CheckedContinuation<Void, Never>?
+    var engine: Engine?
+    var cancelMedia: (@Sendable () -> Void)?
+    var control: Engine.Input?
+    var resumeWaiter: CheckedContinuation<Void, Never>?
 
-    // Live speech: the listening in progress, barge-in and audio-session interruptions.
-    private var listening: LiveListening?
-    private var playingBargeIn = false
-    private var speechHeard = false
-    private var bargeInPending = false
-    private var lastStoppedAt: Duration?
-    private var interruptionPending = false
-    private var interruptionEndPending = false
-    private var interruptionWaiter: CheckedContinuation<Void, Never>?
+    // Live speech (VoiceFlowRunner+Media.swift): the listening in progress, barge-in and audio-session interruptions.
+    var listening: LiveListening?
+    var playingBargeIn = false
+    var speechHeard = false
+    var bargeInPending = false
+    var lastStoppedAt: Duration?
+    var interruptionPending = false
+    var interruptionEndPending = false
+    var interruptionWaiter: CheckedContinuation<Void, Never>?
     /// What the last ``initializeDefaultAudioSession()`` or ``initializeAudioSession(_:)`` did.
-    public private(set) var audioSession: AudioSessionReport?
+    public internal(set) var audioSession: AudioSessionReport?
+    #if canImport(UIKit) && canImport(AVFAudio)
+        /// The `AVAudioSession` interruption observer (VoiceFlowRunner+AudioSession.swift).
+        var interruptionObserver: (any NSObjectProtocol)?
+    #endif
 
     /// Creates a runner.
     /// - Parameters:
@@ -156,221 +154,7 @@ public actor VoiceFlowRunner {
     }
 
     /// The recognizer's engine name (``SRData/engine``).
-    private var recognizerEngine: String { live?.recognizer.engine ?? recognizer?.engine ?? "none" }
-
-    // MARK: Audio session
-
-    /// Configures the audio session with the reference's defaults (`initializeDefaultAudioSession`): allow
-    /// Bluetooth, duck others, default to the device speaker, voice-chat mode. See
-    /// ``initializeAudioSession(_:)``.
-    @discardableResult
-    public func initializeDefaultAudioSession() -> AudioSessionReport {
-        initializeAudioSession(.standard)
-    }
-
-    /// Configures the audio session (`initializeAudioSession`): `AVAudioSession` on iOS-family platforms, where an
-    /// interruption of the session is then routed to ``audioInterruptionBegan()`` and
-    /// ``audioInterruptionEnded()``; elsewhere the configuration is only recorded (``audioSession``).
-    @discardableResult
-    public func initializeAudioSession(_ configuration: AudioSessionConfiguration) -> AudioSessionReport {
-        let report = configuration.apply()
-        if !report.applied { log(.info, "AudioSession", "audio session not applied: \(report.note ?? "")") }
-        #if canImport(UIKit) && canImport(AVFAudio)
-            if report.applied { observeInterruptions() }
-        #endif
-        audioSession = report
-        return report
-    }
-
-    /// Configures the audio session from the reference's JSON (`initializeAudioSession(jsonData:)`).
-    /// - Throws: the parse errors of ``AudioSessionConfiguration/init(parsing:)``.
-    @discardableResult
-    public func initializeAudioSession(json: String) throws(ParleyError) -> AudioSessionReport {
-        let configuration = try record { () throws(ParleyError) in try AudioSessionConfiguration(parsing: json) }
-        return initializeAudioSession(configuration)
-    }
-
-    /// Configures the audio session from a JSON file (`initializeAudioSession(localFileURL:)`; a relative name is
-    /// resolved in the `FC_VOICEFLOW` folder).
-    @discardableResult
-    public func initializeAudioSession(file: String) throws(ParleyError) -> AudioSessionReport {
-        try initializeAudioSession(json: try readResource(file, .voiceFlow))
-    }
-
-    #if canImport(UIKit) && canImport(AVFAudio)
-        private var interruptionObserver: (any NSObjectProtocol)?
-
-        private func observeInterruptions() {
-            guard interruptionObserver == nil else { return }
-            interruptionObserver = NotificationCenter.default.addObserver(
-                forName: AVAudioSession.interruptionNotification, object: nil, queue: nil
-            ) { [weak self] notification in
-                // Decoded here (a Notification is not Sendable); what it means is AudioSessionEvent's, tested on Linux.
-                guard let type = notification.userInfo?[AVAudioSessionInterruptionTypeKey] as? UInt,
-                    let event = AudioSessionEvent(
-                        interruptionType: type,
-                        options: notification.userInfo?[AVAudioSessionInterruptionOptionKey] as? UInt)
-                else { return }
-                Task { [weak self] in
-                    if event == .interruptionBegan {
-                        try? await self?.audioInterruptionBegan()
-                    } else {
-                        try? await self?.audioInterruptionEnded()
-                    }
-                }
-            }
-        }
-    #endif
-
-    /// The platform's audio session was interrupted (`AVAudioSession.interruptionNotification` `.began`, routed
-    /// here by ``initializeAudioSession(_:)``; call it yourself elsewhere, or to test a flow's
-    /// `audioInterruptTransitionParams`). Media in progress is cancelled (its `NME_STOPPED` is delivered), then
-    /// `MediaEvent(id, id, NMF_AUDIO_SESSION, NME_INTERRUPTION_BEGAN)`; the flow waits for
-    /// ``audioInterruptionEnded()``.
-    public func audioInterruptionBegan() throws(ParleyError) {
-        guard engine != nil else { throw recorded(ParleyError(.invalidState, "no voice flow is running")) }
-        interruptionPending = true
-        interruptionEndPending = false
-        cancelMedia?()
-        resumeWaiter?.resume()
-        resumeWaiter = nil
-    }
-
-    /// The audio-session interruption ended: the module's `audioInterruptTransitionParams` (or the flow-wide
-    /// ones of a `process` module) say how the flow goes on — `resume` (a prompt plays again from where it stopped,
-    /// less `rewindCurrentAudioSegmentMs`; listening and recording start again), `repeat` (the module runs again),
-    /// `goto` (`goToVoiceFlowModuleID`, default `VF_END`) or `end` (the default: ``run()`` returns
-    /// ``FinishReason/interrupted``).
-    public func audioInterruptionEnded() throws(ParleyError) {
-        guard engine != nil else { throw recorded(ParleyError(.invalidState, "no voice flow is running")) }
-        if let interruptionWaiter {
-            self.interruptionWaiter = nil
-            interruptionWaiter.resume()
-        } else if interruptionPending || engine?.isInterrupted == true {
-            interruptionEndPending = true
-        } else {
-            throw recorded(ParleyError(.invalidState, "the audio session is not interrupted"))
-        }
-    }
-
-    // MARK: Loading
-
-    /// Loads a voice flow from JSON text, replacing the loaded one.
-    /// - Throws: ``ParleyError`` when it does not parse, or the ``Validator`` finds errors (warnings pass).
-    public func loadVoiceFlow(json: String) throws(ParleyError) {
-        try record { () throws(ParleyError) in
-            let flow = try VoiceFlow(parsing: json)
-            if let error = Validator.validate(flow).first(where: { $0.severity == .error }) { throw error.error }
-            self.flow = flow
-        }
-    }
-
-    /// Loads a voice-flow file (a relative name is resolved in the `FC_VOICEFLOW` folder, language folder first).
-    public func loadVoiceFlow(file: String) throws(ParleyError) {
-        try loadVoiceFlow(json: try readResource(file, .voiceFlow))
-    }
-
-    /// Loads audio prompt modules from JSON text; they are added to those loaded before (same id: replaced).
-    public func loadPrompts(json: String) throws(ParleyError) {
-        try record { () throws(ParleyError) in
-            var library = prompts
-            try library.merge(parsing: json)
-            if let error = Validator.validate(library).first(where: { $0.severity == .error }) { throw error.error }
-            prompts = library
-        }
-    }
-
-    /// Loads an audio prompt module file (resolved in the `FC_VOICEFLOW` folder).
-    public func loadPrompts(file: String) throws(ParleyError) {
-        try loadPrompts(json: try readResource(file, .voiceFlow))
-    }
-
-    /// Loads an Audio-to-Text map from JSON text, adding to the loaded entries.
-    public func loadAudioToTextMap(json: String) throws(ParleyError) {
-        try record { () throws(ParleyError) in try audioToText.merge(parsing: json) }
-    }
-
-    /// Loads an Audio-to-Text map file (resolved in the `FC_VOICEFLOW` folder).
-    public func loadAudioToTextMap(file: String) throws(ParleyError) {
-        try loadAudioToTextMap(json: try readResource(file, .voiceFlow))
-    }
-
-    /// Validates the loaded flow against the loaded prompt modules.
-    public func validate() -> [Diagnostic] {
-        guard let flow else { return [] }
-        return Validator.validate(flow, prompts: prompts)
-    }
-
-    /// Sets the folder of a file category (`setMediaResourceLocation`). For
-    /// ``ResourceLocations/FileCategory/recordAudio``
-    /// the folder is created.
-    public func setResourceLocation(_ folder: URL, for category: ResourceLocations.FileCategory) throws(ParleyError) {
-        if category == .recordAudio {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw recorded(ParleyError(.fileNotFound, "cannot create \(folder.path)", underlying: error))
-            }
-        }
-        locations.folders[category] = folder
-    }
-
-    /// Sets the language folder (default `en-US`).
-    public func setLanguageFolder(_ name: String) {
-        locations.languageFolder = name
-    }
-
-    /// The resource locations.
-    public var resourceLocations: ResourceLocations { locations }
-
-    /// Sets (or clears) the delegate.
-    public func setDelegate(_ delegate: (any VoiceFlowDelegate)?) {
-        self.delegate = delegate
-    }
-
-    // MARK: Speech synthesis
-
-    /// Adds speech-synthesis aliases.
-    public func loadAliases(_ aliases: [String: String]) {
-        pronunciations.aliases.merge(aliases) { _, new in new }
-    }
-
-    /// Adds the aliases of a `word: alias` file (`#` lines ignored; resolved in `FC_SPEECH_SYNTHESIS`).
-    public func loadAliases(file: String) throws(ParleyError) {
-        let text = try readResource(file, .speechSynthesis)
-        try record { () throws(ParleyError) in try pronunciations.loadAliases(from: text) }
-    }
-
-    /// Adds IPA phonemes.
-    public func loadPhonemes(_ phonemes: [String: String]) {
-        pronunciations.phonemes.merge(phonemes) { _, new in new }
-    }
-
-    /// Adds the phonemes of a `word: ipa` file (`#` lines ignored; resolved in `FC_SPEECH_SYNTHESIS`).
-    public func loadPhonemes(file: String) throws(ParleyError) {
-        let text = try readResource(file, .speechSynthesis)
-        try record { () throws(ParleyError) in try pronunciations.loadPhonemes(from: text) }
-    }
-
-    /// The loaded aliases and phonemes.
-    public var loadedPronunciations: Pronunciations { pronunciations }
-
-    /// The synthesizer's voices (`getSSVoices`); empty without a synthesizer.
-    public func voices() async throws(ParleyError) -> [SynthesisVoice] {
-        guard let synthesizer else { return [] }
-        return try await synthesizer.voices()
-    }
-
-    /// Selects the voice text is spoken with, by identifier.
-    public func selectVoice(_ identifier: String) {
-        selectedVoices[synthesizer?.engine ?? ""] = identifier
-    }
-
-    /// The selected voice (`getSelectedSSVoice`), or `nil` when none was selected or it is not in the list.
-    public func selectedVoice() async throws(ParleyError) -> SynthesisVoice? {
-        guard let identifier = selectedVoices[synthesizer?.engine ?? ""] else { return nil }
-        return try await voices().first { $0.identifier == identifier }
-    }
+    var recognizerEngine: String { live?.recognizer.engine ?? recognizer?.engine ?? "none" }
 
     // MARK: Logging
 
@@ -392,55 +176,13 @@ public actor VoiceFlowRunner {
     }
 
     /// Logs `message` when `level` reaches the level of its module (or the runner's), with the module as metadata.
-    private func log(_ level: Logger.Level, _ module: String?, _ message: String) {
+    func log(_ level: Logger.Level, _ module: String?, _ message: String) {
         var logger = logger
         if let module {
             logger.logLevel = logLevel(for: module)
             logger[metadataKey: "module"] = "\(module)"
         }
         logger.log(level: level, "\(message)")
-    }
-
-    // MARK: Runtime fields and intents
-
-    /// Sets a runtime field (`setVoiceflowRuntimeField`).
-    public func setRuntimeField(_ name: String, _ value: JSONValue) {
-        if engine != nil { engine?.fields[name] = value } else { storedFields[name] = value }
-    }
-
-    /// A runtime field's value (`getVoiceflowRuntimeField`).
-    public func runtimeField(_ name: String) -> JSONValue? {
-        engine?.fields[name] ?? (engine == nil ? storedFields[name] : nil)
-    }
-
-    /// Removes a runtime field (`resetVoiceflowRuntimeField`); returns whether it was set.
-    @discardableResult
-    public func resetRuntimeField(_ name: String) -> Bool {
-        guard engine != nil else { return storedFields.reset(name) }
-        return engine?.fields.reset(name) ?? false
-    }
-
-    /// Every runtime field.
-    public var runtimeFields: RuntimeFields { engine?.fields ?? storedFields }
-
-    /// Sets the user intent (`setUserIntent`).
-    public func setUserIntent(_ intent: String) {
-        if engine != nil { engine?.userIntent = intent } else { storedIntent = intent }
-    }
-
-    /// Clears the user intent (`resetUserIntent`).
-    public func resetUserIntent() {
-        if engine != nil { engine?.userIntent = nil } else { storedIntent = nil }
-    }
-
-    /// The user intent.
-    public var userIntent: String? { engine.map(\.userIntent) ?? storedIntent }
-
-    /// Queues a prompt module for the running `audioListener` (`loadAudioListenerPrompt`).
-    /// - Returns: `false` when no `audioListener` module is running.
-    @discardableResult
-    public func loadAudioListenerPrompt(_ promptID: String) -> Bool {
-        engine?.loadListenerPrompt(promptID) ?? false
     }
 
     // MARK: Running
@@ -473,7 +215,7 @@ public actor VoiceFlowRunner {
             denied: .speechRecognizerPermissionDenied)
     }
 
-    private func requestPermission(_ permission: Permission, granted: MediaEvent, denied: MediaEvent) async
+    func requestPermission(_ permission: Permission, granted: MediaEvent, denied: MediaEvent) async
         -> MediaEvent
     {
         let event: MediaEvent
@@ -625,7 +367,7 @@ public actor VoiceFlowRunner {
         resumeWaiter = nil
     }
 
-    private func requestControl(_ input: Engine.Input) {
+    func requestControl(_ input: Engine.Input) {
         control = input
         cancelMedia?()
         resumeWaiter?.resume()
@@ -634,13 +376,13 @@ public actor VoiceFlowRunner {
         interruptionWaiter = nil
     }
 
-    private func takeControl() -> Engine.Input? {
+    func takeControl() -> Engine.Input? {
         defer { control = nil }
         if control != nil { stopListening() }
         return control
     }
 
-    private func perform<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
+    func perform<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
         let task = Task { await work() }
         cancelMedia = { task.cancel() }
         // What asked to cancel the media before it started: stop at once.
@@ -650,80 +392,7 @@ public actor VoiceFlowRunner {
         return result
     }
 
-    // MARK: Live listening and barge-in
-
-    private func startListening(_ plan: RecognitionPlan) {
-        guard let live else { return }
-        stopListening()
-        let listening = LiveListening(plan: plan) { [weak self] in await self?.callerSpoke() }
-        self.listening = listening
-        speechHeard = false
-        bargeInPending = false
-        Task { await listening.start(recognizer: live.recognizer, audio: live.callerAudio) }
-    }
-
-    private func stopListening() {
-        guard let listening else { return }
-        self.listening = nil
-        Task { await listening.cancel() }
-    }
-
-    /// The listening heard the caller start speaking: a prompt that allows barge-in stops.
-    private func callerSpoke() {
-        speechHeard = true
-        if playingBargeIn {
-            bargeInPending = true
-            cancelMedia?()
-        }
-    }
-
-    private func awaitListening() async -> Engine.Input? {
-        guard let listening else {
-            return .recognitionFailed(
-                ParleyError(.internalFailure, "the engine waits for a listening that never began"))
-        }
-        await listening.arm()
-        guard let outcome = await perform({ await listening.next() }) else { return nil }
-        switch outcome {
-        case .partial(let text):
-            return .partial(text)
-        case .final(let text):
-            self.listening = nil
-            return .recognized(.hypothesis(text))
-        case .noInput:
-            self.listening = nil
-            return .recognized(.noInput)
-        case .failed(let error):
-            self.listening = nil
-            return .recognitionFailed(error)
-        }
-    }
-
-    private func playSegment(_ segment: PlaybackSegment) async -> Engine.Input? {
-        guard let live else { return await perform(play(segment)) }
-        let start = segment.startPosition.map { Duration.milliseconds($0) } ?? .zero
-        lastStoppedAt = start
-        if segment.bargeIn, listening != nil, speechHeard {
-            // The caller spoke before this prompt began (during one that did not allow barge-in).
-            return .bargeIn(playedTo: start)
-        }
-        playingBargeIn = segment.bargeIn && listening != nil
-        let outcome = await perform(livePlay(segment, live))
-        playingBargeIn = false
-        let pending = bargeInPending
-        bargeInPending = false
-        switch outcome {
-        case .ended:
-            return .segmentEnded
-        case .failed(let error):
-            return .segmentFailed(error)
-        case .stopped(let position):
-            lastStoppedAt = position
-            return pending ? .bargeIn(playedTo: position) : nil
-        }
-    }
-
-    private func deliver(_ event: VoiceFlowEvent) async {
+    func deliver(_ event: VoiceFlowEvent) async {
         history.append(TimedEvent(elapsed: elapsed(), event: event))
         sink.yield(event)
         log(.debug, event.moduleID, event.description)
@@ -745,186 +414,9 @@ public actor VoiceFlowRunner {
         }
     }
 
-    // MARK: Media
-
-    /// How a live playback ended.
-    private enum PlayOutcome: Sendable {
-        case ended
-        case failed(ParleyError)
-        /// Cancelled this far into the segment's audio.
-        case stopped(Duration)
-    }
-
-    private func livePlay(_ segment: PlaybackSegment, _ live: LiveSpeech) -> @Sendable () async -> PlayOutcome {
-        let locations = self.locations
-        let pronunciations = self.pronunciations
-        let voice = selectedVoices[live.synthesizer.engine]
-        return {
-            let progress = PlaybackProgress()
-            do throws(ParleyError) {
-                let audio: SpeechStream<AudioBuffer>
-                switch segment.type {
-                case .audioFile:
-                    guard let name = segment.audioFile, let url = locations.find(name, in: .playAudio) else {
-                        throw ParleyError(.audioFileMissing, "audio file \(segment.audioFile ?? "") not found")
-                    }
-                    audio = live.audioFiles(url)
-                default:
-                    var text = segment.text ?? ""
-                    if segment.type == .textFile {
-                        guard let name = segment.textFile, let url = locations.find(name, in: .playText) else {
-                            throw ParleyError(.fileNotFound, "text file \(segment.textFile ?? "") not found")
-                        }
-                        text = try readText(url)
-                    }
-                    audio = live.synthesizer.stream(
-                        SynthesisRequest(
-                            text: text, isSSML: segment.isSSML, voice: voice, language: segment.language,
-                            pronunciations: pronunciations))
-                }
-                let start = Duration.milliseconds(segment.startPosition ?? 0)
-                try await live.output.play(Self.paced(audio, from: start, pacing: live.pacing, progress: progress))
-                if Task.isCancelled { return .stopped(await progress.position) }
-                return .ended
-            } catch {
-                if Task.isCancelled || error.code == .speechCancelled { return .stopped(await progress.position) }
-                return .failed(error)
-            }
-        }
-    }
-
-    /// `audio` from `start` on, handed out in paced audio time; `progress` follows the position handed out.
-    private static func paced(
-        _ audio: SpeechStream<AudioBuffer>, from start: Duration, pacing: AudioPacing, progress: PlaybackProgress
-    ) -> SpeechStream<AudioBuffer> {
-        let (stream, continuation) = SpeechStream<AudioBuffer>.makeStream()
-        let task = Task {
-            let timer = pacing.start()
-            var position = Duration.zero
-            await progress.set(start)
-            do throws(ParleyError) {
-                pieces: for try await whole in audio {
-                    for var chunk in whole.pieces() {
-                        let end = position + chunk.duration
-                        defer { position = end }
-                        if end <= start { continue }
-                        if position < start {
-                            let skip = AudioBuffer.samples(in: start - position, sampleRate: chunk.sampleRate)
-                            chunk.samples.removeFirst(min(skip, chunk.samples.count))
-                        }
-                        // Hand out up to 100 ms ahead of real time, so a player never runs dry.
-                        await timer.wait(until: max(.zero, end - start - .milliseconds(100)))
-                        if Task.isCancelled { break pieces }
-                        continuation.yield(chunk)
-                        await progress.set(end)
-                    }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination { task.cancel() }
-        return stream
-    }
-
-    private func play(_ segment: PlaybackSegment) -> @Sendable () async -> Engine.Input {
-        let player = self.player ?? SilentPlayer()
-        let locations = self.locations
-        let pronunciations = self.pronunciations
-        let voice = selectedVoices[synthesizer?.engine ?? ""]
-        return {
-            do throws(ParleyError) {
-                switch segment.type {
-                case .audioFile:
-                    guard let name = segment.audioFile, let url = locations.find(name, in: .playAudio) else {
-                        throw ParleyError(.audioFileMissing, "audio file \(segment.audioFile ?? "") not found")
-                    }
-                    try await player.play(.file(url))
-                case .textFile:
-                    guard let name = segment.textFile, let url = locations.find(name, in: .playText) else {
-                        throw ParleyError(.fileNotFound, "text file \(segment.textFile ?? "") not found")
-                    }
-                    let text = try readText(url)
-                    try await player.play(
-                        .text(
-                            SynthesisRequest(
-                                text: text, isSSML: segment.isSSML, voice: voice, language: segment.language,
-                                pronunciations: pronunciations)))
-                default:
-                    try await player.play(
-                        .text(
-                            SynthesisRequest(
-                                text: segment.text ?? "", isSSML: segment.isSSML, voice: voice,
-                                language: segment.language, pronunciations: pronunciations)))
-                }
-                return .segmentEnded
-            } catch {
-                return .segmentFailed(error)
-            }
-        }
-    }
-
-    private func recognize(_ plan: RecognitionPlan) -> @Sendable () async -> Engine.Input {
-        let recognizer = self.recognizer
-        let recorder = self.recorder
-        return {
-            do throws(ParleyError) {
-                guard let recognizer else {
-                    throw ParleyError(.speechEngineUnavailable, "the runner has no recognizer")
-                }
-                var request = RecognitionRequest(
-                    taskID: plan.moduleID, locale: plan.locale, phrases: plan.phrases,
-                    noInputTimeout: plan.noInputTimeout, partialResults: plan.partialResults)
-                if let recorder {
-                    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
-                        "parley-utterance-\(UUID().uuidString).wav")
-                    defer { try? FileManager.default.removeItem(at: file) }
-                    let recording = try await recorder.record(
-                        RecordingRequest(file: file, maxPreSpeechSilence: plan.noInputTimeout))
-                    guard let captured = recording.file else { return .recognized(.noInput) }
-                    request.audioFile = captured
-                    return .recognized(try await recognizer.recognize(request))
-                }
-                return .recognized(try await recognizer.recognize(request))
-            } catch {
-                return .recognitionFailed(error)
-            }
-        }
-    }
-
-    private func recordAudio(_ plan: RecordingPlan) -> @Sendable () async -> Engine.Input {
-        let recorder = self.recorder
-        let locations = self.locations
-        let callerAudio = live?.callerAudio
-        return {
-            do throws(ParleyError) {
-                let file: URL
-                do {
-                    file = try locations.recordingURL(for: plan.fileName)
-                } catch {
-                    throw ParleyError(.fileNotFound, "cannot create the record folder", underlying: error)
-                }
-                if recorder == nil, let callerAudio {
-                    return .recorded(
-                        try await LiveRecording.record(plan, from: try await callerAudio.nextTurn(), to: file))
-                }
-                guard let recorder else { throw ParleyError(.speechEngineUnavailable, "the runner has no recorder") }
-                let result = try await recorder.record(
-                    RecordingRequest(
-                        file: file, maxLength: plan.maxLength, maxPreSpeechSilence: plan.maxPreSpeechSilence,
-                        maxPostSpeechSilence: plan.maxPostSpeechSilence))
-                return .recorded(result)
-            } catch {
-                return .recordingFailed(error)
-            }
-        }
-    }
-
     // MARK: Helpers
 
-    private func readResource(_ name: String, _ category: ResourceLocations.FileCategory) throws(ParleyError) -> String
-    {
+    func readResource(_ name: String, _ category: ResourceLocations.FileCategory) throws(ParleyError) -> String {
         guard let url = locations.find(name, in: category) else {
             let tried = locations.candidates(for: name, in: category).map(\.path).joined(separator: ", ")
             throw recorded(ParleyError(.fileNotFound, "\(name) not found (tried \(tried))"))
@@ -932,27 +424,18 @@ public actor VoiceFlowRunner {
         return try record { () throws(ParleyError) in try readText(url) }
     }
 
-    private func recorded(_ error: ParleyError) -> ParleyError {
+    func recorded(_ error: ParleyError) -> ParleyError {
         lastError = error
         log(.error, nil, error.description)
         return error
     }
 
-    private func record<T>(_ body: () throws(ParleyError) -> T) throws(ParleyError) -> T {
+    func record<T>(_ body: () throws(ParleyError) -> T) throws(ParleyError) -> T {
         do {
             return try body()
         } catch {
             throw recorded(error)
         }
-    }
-}
-
-/// How far a live playback has handed out its audio.
-private actor PlaybackProgress {
-    private(set) var position = Duration.zero
-
-    func set(_ position: Duration) {
-        self.position = position
     }
 }
 
