@@ -24,7 +24,7 @@ extension VoiceFlowRunner {
     }
 
     /// The listening heard the caller start speaking: a prompt that allows barge-in stops.
-    func callerSpoke() {
+    private func callerSpoke() {
         speechHeard = true
         if playingBargeIn {
             bargeInPending = true
@@ -81,14 +81,14 @@ extension VoiceFlowRunner {
     // MARK: Media
 
     /// How a live playback ended.
-    enum PlayOutcome: Sendable {
+    private enum PlayOutcome: Sendable {
         case ended
         case failed(ParleyError)
         /// Cancelled this far into the segment's audio.
         case stopped(Duration)
     }
 
-    func livePlay(_ segment: PlaybackSegment, _ live: LiveSpeech) -> @Sendable () async -> PlayOutcome {
+    private func livePlay(_ segment: PlaybackSegment, _ live: LiveSpeech) -> @Sendable () async -> PlayOutcome {
         let locations = self.locations
         let pronunciations = self.pronunciations
         let voice = selectedVoices[live.synthesizer.engine]
@@ -127,7 +127,7 @@ extension VoiceFlowRunner {
     }
 
     /// `audio` from `start` on, handed out in paced audio time; `progress` follows the position handed out.
-    static func paced(
+    private static func paced(
         _ audio: SpeechStream<AudioBuffer>, from start: Duration, pacing: AudioPacing, progress: PlaybackProgress
     ) -> SpeechStream<AudioBuffer> {
         let (stream, continuation) = SpeechStream<AudioBuffer>.makeStream()
@@ -256,7 +256,7 @@ extension VoiceFlowRunner {
 }
 
 /// How far a live playback has handed out its audio.
-actor PlaybackProgress {
+private actor PlaybackProgress {
     private(set) var position = Duration.zero
 
     func set(_ position: Duration) {
