@@ -82,6 +82,8 @@ let package = Package(
             dependencies: [
                 "ParleyCore",
                 "ParleySkills",
+                // The web widget's texts are ParleyUI's string tables, served as JSON (GET /widget/strings.json).
+                "ParleyUI",
                 // The speech endpoints (issue 21): the streaming recognizers and synthesisers.
                 "ParleySpeech",
                 .product(name: "Crypto", package: "swift-crypto"),
