@@ -29,12 +29,30 @@ struct WidgetRouteTests {
                     "by default only the server's own pages frame it")
                 #expect(response.value(forHTTPHeaderField: "X-Content-Type-Options") == "nosniff")
                 #expect(response.value(forHTTPHeaderField: "Referrer-Policy") == "no-referrer")
-                #expect(body.contains(#"<script src="/widget/parley-widget.js"></script>"#))
+                #expect(body.contains(#"<script type="module" src="/widget/parley-widget.js"></script>"#))
             }
             let (script, scriptResponse) = try await Self.get(base + "/widget/parley-widget.js")
             #expect(scriptResponse.value(forHTTPHeaderField: "Content-Type") == "text/javascript; charset=utf-8")
             #expect(script.contains("window.setAppInfo = setAppInfo"))
-            #expect(!script.contains("innerHTML"), "the widget never parses strings as HTML")
+            // Every module it imports is served as JavaScript, to any origin (a module is a CORS request), uncached.
+            let modules = script.matches(of: /from "\.\/([a-z-]+\.js)"/).map { String($0.1) }
+            #expect(modules.count >= 10 && modules.contains("connection.js") && modules.contains("strings.js"))
+            for module in ["parley-widget.js"] + modules {
+                let (text, response) = try await Self.get(base + "/widget/" + module)
+                #expect(response.statusCode == 200, "\(module)")
+                #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/javascript; charset=utf-8")
+                #expect(response.value(forHTTPHeaderField: "Access-Control-Allow-Origin") == "*")
+                #expect(response.value(forHTTPHeaderField: "Cache-Control") == "no-cache")
+                #expect(!text.contains("innerHTML"), "the widget never parses strings as HTML (\(module))")
+            }
+            // The texts are ParleyUI's tables.
+            let (strings, stringsResponse) = try await Self.get(base + "/widget/strings.json")
+            #expect(stringsResponse.value(forHTTPHeaderField: "Content-Type") == "application/json")
+            #expect(stringsResponse.value(forHTTPHeaderField: "Access-Control-Allow-Origin") == "*")
+            let tables = try JSONValue(parsing: strings)
+            #expect(tables == WidgetRoutes.stringTables())
+            #expect(tables["fr"]?["odais_write_a_message"] == "Écrivez un message")
+            #expect((tables["en"]?.objectValue?.count ?? 0) >= 80, "every text of ParleyUI's English table")
             let (style, styleResponse) = try await Self.get(base + "/widget/parley-widget.css")
             #expect(styleResponse.value(forHTTPHeaderField: "Content-Type") == "text/css; charset=utf-8")
             #expect(style.contains("--parley-BotMessageColor: #BBDEFB"))

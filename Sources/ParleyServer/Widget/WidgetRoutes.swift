@@ -2,15 +2,19 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ParleyUI
 
-/// The web chat widget: `GET /` and `GET /widget` (the page), `GET /widget/parley-widget.js` and
-/// `GET /widget/parley-widget.css` (its script and style), and `GET /widget/config` (the channel it
-/// connects to when the page is given none, and whether that channel wants a session secret).
+/// The web chat widget: `GET /` and `GET /widget` (the page), `GET /widget/<module>.js` (its JavaScript modules,
+/// `parley-widget.js` first) and `GET /widget/parley-widget.css` (its style), `GET /widget/strings.json` (ParleyUI's
+/// string tables), and `GET /widget/config` (the channel it connects to when the page is given none, and whether
+/// that channel wants a session secret).
 ///
 /// The page's `frame-ancestors` (and `X-Frame-Options: SAMEORIGIN` when only this server may frame it) come from
 /// the allowed origins of the channel the page will chat on; see ``pageChannel(_:in:)``.
 ///
-/// The files are package resources of ParleyServer (`Widget/Assets`), read once when the server is built.
+/// The files are package resources of ParleyServer (`Widget/Assets`), read once when the server is built. The
+/// modules and the strings may be loaded by a page of another site (`<script type="module" src=…>` is a CORS
+/// request): they are public, and answer any origin.
 struct WidgetRoutes {
     let configuration: ServerConfiguration
     let assets: WidgetAssets
@@ -18,12 +22,26 @@ struct WidgetRoutes {
     let page: [UInt8]
     /// The page's Content-Security-Policy without its `frame-ancestors`.
     let contentSecurityPolicy: String
+    /// ParleyUI's string tables as JSON, `{"en": {"odais_chat_title": "Ask", …}, "fr": {…}, …}`.
+    let strings: [UInt8]
 
     init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         self.assets = try WidgetAssets.load()
         page = Self.page(assets.page, chatServers: configuration.widgetChatServers)
         contentSecurityPolicy = Self.contentSecurityPolicy(chatServers: configuration.widgetChatServers)
+        strings = Self.stringTables().jsonBytes()
+    }
+
+    /// ParleyUI's `.strings` tables (`Sources/ParleyUI/Resources/Strings`), by language tag then key: the texts the
+    /// widget shows, the same as the native screens'.
+    static func stringTables() -> JSONValue {
+        let tables = Strings.bundledLocales.compactMap { locale -> JSONObject.Member? in
+            guard let table = Strings.bundledTable(for: locale) else { return nil }
+            let texts = table.keys.sorted().map { JSONObject.Member($0, .string(table[$0] ?? "")) }
+            return JSONObject.Member(locale, .object(JSONObject(texts)))
+        }
+        return .object(JSONObject(tables))
     }
 
     /// The page's Content-Security-Policy without its `frame-ancestors`: scripts and styles only from this server,
@@ -56,8 +74,12 @@ struct WidgetRoutes {
         router.get("/widget/{name}") { request, context in
             let name = try context.parameters.require("name")
             if name == "config" { return try defaults(request) }
+            let anyOrigin: HTTPFields = [.accessControlAllowOrigin: "*"]
+            if name == "strings.json" {
+                return Self.response(strings, type: "application/json", extraHeaders: anyOrigin)
+            }
             guard let asset = assets.files[name] else { throw HTTPError(.notFound) }
-            return Self.response(asset.bytes, type: asset.contentType, extraHeaders: [:])
+            return Self.response(asset.bytes, type: asset.contentType, extraHeaders: asset.isModule ? anyOrigin : [:])
         }
     }
 
@@ -161,16 +183,17 @@ struct WidgetAssets: Sendable {
     struct File: Sendable {
         let bytes: [UInt8]
         let contentType: String
+        /// A JavaScript module, which a page of another origin loads with CORS.
+        var isModule: Bool { contentType.hasPrefix("text/javascript") }
     }
 
     /// `index.html`.
     let page: [UInt8]
-    /// The other files by name.
+    /// The other files by name: every `.js` module and `.css` style of the folder.
     let files: [String: File]
 
-    static let served: [(name: String, contentType: String)] = [
-        ("parley-widget.js", "text/javascript; charset=utf-8"), ("parley-widget.css", "text/css; charset=utf-8"),
-    ]
+    /// The content type of each kind of file served, by extension.
+    static let contentTypes = ["js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8"]
 
     /// Reads the files from ParleyServer's resource bundle.
     static func load() throws -> WidgetAssets {
@@ -178,7 +201,8 @@ struct WidgetAssets: Sendable {
             throw ParleyError(.internalError, "the web widget's files are missing from ParleyServer's resources")
         }
         var files: [String: File] = [:]
-        for (name, type) in served {
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            guard let type = contentTypes[(name as NSString).pathExtension] else { continue }
             files[name] = File(
                 bytes: Array(try Data(contentsOf: folder.appendingPathComponent(name))), contentType: type)
         }
