@@ -125,6 +125,29 @@ struct WidgetBrowserTests {
         if run.status == 0 { try? FileManager.default.removeItem(at: output) }
     }
 
+    /// The widget's connection lifecycle (`Browser/connection_browser_test.py`): `connection.js`'s state machine
+    /// event by event (the Swift client's states and events: handshake, heartbeat, retries and giving up, final
+    /// closes, session secrets renewed on 4009 and replaced on 4007/4008 once, the network), then the real page
+    /// connecting, reconnecting after a drop and disconnecting at the end.
+    @Test func connectionStatesInChromium() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("parley-connection-\(UUID())")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let run = try await InProcessServer.run(channels: [ChannelConfiguration(id: "demo", name: "Pizza demo")]) {
+            server in
+            try await Self.runScript(
+                arguments: [
+                    Self.browserFolder.appendingPathComponent("connection_browser_test.py").path,
+                    server.url.absoluteString, output.path,
+                ],
+                log: output.appendingPathComponent("browser.log"))
+        }
+        #expect(run.status == 0, "the browser checks failed:\n\(run.output)")
+        #expect(run.output.contains("all connection browser checks passed"))
+        #expect(run.output.components(separatedBy: "\nok: ").count > 60, "every check of the machine ran")
+        if ProcessInfo.processInfo.environment["PARLEY_WIDGET_VERBOSE"] != nil { print(run.output) }
+        if run.status == 0 { try? FileManager.default.removeItem(at: output) }
+    }
+
     /// The widget's parity with ParleyUI (`Browser/parity_browser_test.py`, issue 24): the language menu and what it
     /// sends, default client responses on the page's clock, avatars and a live agent's name from the agent socket,
     /// clear and end with its prompt, timestamps in every mode, and strings overridden per language — with the

@@ -25,9 +25,9 @@ struct WidgetDocumentationTests {
     }
 
     @Test func everySettingIsDocumented() throws {
-        let script = try Self.read("Sources/ParleyServer/Widget/Assets/parley-widget.js")
+        let script = try Self.read("Sources/ParleyServer/Widget/Assets/configuration.js")
         let doc = try Self.read("docs/widget.md")
-        let settings = try Self.keys(in: script, from: "  var DEFAULTS = {", to: "  };")
+        let settings = try Self.keys(in: script, from: "export const DEFAULTS = {", to: "};")
         #expect(settings.count >= 35, "the settings were read: \(settings)")
         for setting in settings where !["colors", "strings"].contains(setting) {
             #expect(doc.contains("`\(setting)`"), "docs/widget.md does not name the setting \(setting)")
@@ -35,13 +35,37 @@ struct WidgetDocumentationTests {
         #expect(settings.contains("multiLangChat") && settings.contains("enableDefaultClientResponse"))
     }
 
+    /// The keys the widget's modules read (`strings.odais_…`, `strings.parley_…`, and the keys in quotes that name
+    /// texts, such as `"odais_speech_error"`), and those of its own table.
+    static func stringKeys() throws -> Set<String> {
+        let folder = root.appendingPathComponent("Sources/ParleyServer/Widget/Assets")
+        var keys = Set<String>()
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".js") {
+            let script = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            for match in script.matches(of: /(?:strings\.|")((?:odais|parley)_[a-z_]+)/) where !match.1.hasSuffix("_") {
+                keys.insert(String(match.1))  // not a prefix, such as "odais_default_" + kind + "_message"
+            }
+        }
+        return keys
+    }
+
     @Test func everyStringIsDocumented() throws {
-        let script = try Self.read("Sources/ParleyServer/Widget/Assets/parley-widget.js")
         let doc = try Self.read("docs/widget.md")
-        let strings = try Self.keys(in: script, from: "    en: {", to: "    }")
-        #expect(strings.count >= 45, "the strings were read: \(strings)")
-        for key in strings {
+        let strings = try Self.stringKeys()
+        #expect(strings.count >= 45, "the strings were read: \(strings.sorted())")
+        #expect(strings.contains("odais_send") && strings.contains("parley_time_years"))
+        for key in strings.sorted() {
             #expect(doc.contains("`\(key)`"), "docs/widget.md does not name the string \(key)")
         }
+    }
+
+    /// The widget's texts are ParleyUI's tables, which the server serves; the widget keeps only its own buttons'.
+    @Test func theWidgetCopiesNoTableOfParleyUI() throws {
+        let strings = try Self.read("Sources/ParleyServer/Widget/Assets/strings.js")
+        let english = try Self.read("Sources/ParleyUI/Resources/Strings/en.lproj/Localizable.strings")
+        let keys = english.matches(of: /\n"([a-z_]+)" =/).map { String($0.1) }
+        #expect(keys.count >= 80, "ParleyUI's English keys were read: \(keys.count)")
+        let copied = keys.filter { strings.contains("  \($0): ") }
+        #expect(copied.isEmpty, "strings.js repeats ParleyUI's texts: \(copied.sorted())")
     }
 }

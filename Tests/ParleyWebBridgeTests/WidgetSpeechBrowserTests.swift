@@ -8,15 +8,18 @@ import Testing
 /// with its speechId, and the skill's reply is read aloud through `/tts/speak` (real espeak-ng).
 @Suite("Widget speech in a real browser", .serialized, .timeLimit(.minutes(3)))
 struct WidgetSpeechBrowserTests {
-    /// Runs a program to its end; fails the test when it fails.
-    static func run(_ program: String, _ arguments: [String]) throws {
+    /// Runs a program to its end; fails the test when it fails. Its end is awaited, not waited for on a thread
+    /// (`waitUntilExit()` would block a thread of Swift's cooperative pool, two on a two-core machine).
+    static func run(_ program: String, _ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let (exited, ended) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in ended.finish() }
         try process.run()
-        process.waitUntilExit()
+        for await _ in exited {}
         guard process.terminationStatus == 0 else {
             throw ParleyError(.internalError, "\(program) \(arguments.joined(separator: " ")) failed")
         }
@@ -28,10 +31,10 @@ struct WidgetSpeechBrowserTests {
         let spoken = output.appendingPathComponent("spoken.wav")
         let speech = output.appendingPathComponent("speech.wav")
         let silence = output.appendingPathComponent("silence.wav")
-        try Self.run("espeak-ng", ["-v", "en-us", "-s", "150", "-w", spoken.path, "turn on the lights"])
+        try await Self.run("espeak-ng", ["-v", "en-us", "-s", "150", "-w", spoken.path, "turn on the lights"])
         // Half a second before the sentence, two after it: the server finds the end of the utterance in them.
-        try Self.run("sox", [spoken.path, "-r", "16000", "-c", "1", "-b", "16", speech.path, "pad", "0.5", "2"])
-        try Self.run("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", silence.path, "trim", "0", "8"])
+        try await Self.run("sox", [spoken.path, "-r", "16000", "-c", "1", "-b", "16", speech.path, "pad", "0.5", "2"])
+        try await Self.run("sox", ["-n", "-r", "16000", "-c", "1", "-b", "16", silence.path, "trim", "0", "8"])
 
         let voice = ChannelConfiguration(
             id: "voice", skill: .echo,

@@ -22,11 +22,9 @@ import datetime
 import json
 import os
 import re
-import struct
 import sys
 import traceback
 import urllib.parse
-import zlib
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -34,20 +32,7 @@ from selenium.webdriver.support.ui import Select
 
 from widget_browser_test import check, js, log, texts, wait_until
 from widget_browser_test import new_driver as widget_new_driver
-AGENT_KEY = "agent-key"
-
-
-def agent_token(name, key=AGENT_KEY, lifetime=3600):
-    """An agent token for `name`, as `parley token --agent NAME` mints it with the server's agent key (docs/agents.md):
-    the agent key itself does not sign in."""
-    import base64, hashlib, hmac, time
-    b64 = lambda data: base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-    now = int(time.time())
-    header = b64(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
-    claims = b64(json.dumps({"aud": "parley.agent", "agent": name, "iat": now, "exp": now + lifetime}).encode())
-    signature = b64(hmac.new(key.encode(), (header + "." + claims).encode(), hashlib.sha256).digest())
-    return header + "." + claims + "." + signature
-
+from parity_support import agent_token, box, close_to, header_layout, overlaps, png_pixel
 # Installed before every page's scripts: a clock the script moves (parleyClock.advance(ms) runs the timers that
 # fall due, in order), a record of the frames the page sends, and optionally the browser's language.
 PAGE_HOOKS = """
@@ -135,61 +120,8 @@ def reload_widget(driver, base, config):
 
 
 def sent(driver):
-    return js(driver, "return window.__sent")
-
-
-def box(driver, element):
-    return js(driver, "var r = arguments[0].getBoundingClientRect();"
-                      "return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height}",
-              element)
-
-
-def overlaps(a, b):
-    return a["left"] < b["right"] and b["left"] < a["right"] and a["top"] < b["bottom"] and b["top"] < a["bottom"]
-
-
-def png_pixel(png, x, y):
-    """The (r, g, b) of a pixel of an 8-bit RGB or RGBA PNG, decoded here (no imaging library on the machine)."""
-    check(png[:8] == b"\x89PNG\r\n\x1a\n", "a PNG")
-    position, chunks, header = 8, [], None
-    while position < len(png):
-        length, kind = struct.unpack(">I4s", png[position:position + 8])
-        data = png[position + 8:position + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", data)
-        elif kind == b"IDAT":
-            chunks.append(data)
-        position += 12 + length
-    width, height, depth, colour = header[0], header[1], header[2], header[3]
-    check(depth == 8 and colour in (2, 6), "an 8-bit RGB or RGBA PNG")
-    channels = 3 if colour == 2 else 4
-    raw = zlib.decompress(b"".join(chunks))
-    stride = width * channels
-    previous = bytearray(stride)
-    for row in range(y + 1):
-        start = row * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
-        for i in range(stride):
-            left = line[i - channels] if i >= channels else 0
-            up = previous[i]
-            corner = previous[i - channels] if i >= channels else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                p = left + up - corner
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
-                predictor = left if pa <= pb and pa <= pc else (up if pb <= pc else corner)
-                line[i] = (line[i] + predictor) & 0xFF
-        previous = line
-    return tuple(previous[x * channels:x * channels + 3]), (width, height)
-
-
-def close_to(colour, expected, tolerance=12):
-    return all(abs(a - b) <= tolerance for a, b in zip(colour, expected))
+    """The frames the page sent on the chat socket, without its state frames (auth, pings)."""
+    return js(driver, "return window.__sent.filter(function (f) { return !f.state; })")
 
 
 # --- Strings --------------------------------------------------------------------------------------------
@@ -202,21 +134,24 @@ def read_strings_file(path):
 
 
 def strings_match_parleyui(driver, base, strings_dir):
+    """The widget's texts are ParleyUI's `.strings` tables, served by the server as JSON, plus its own buttons'."""
     open_widget(driver, base, {"channelId": "demo"})
+    served = js(driver, "return fetch('/widget/strings.json').then(r => r.json())")
     tables = js(driver, "return window.parley.stringTables()")
-    check(sorted(tables.keys()) == ["en", "es", "fr"], "the widget ships English, French and Spanish, as ParleyUI")
+    check(sorted(served.keys()) == ["en", "es", "fr"] and sorted(tables.keys()) == ["en", "es", "fr"],
+          "the server serves ParleyUI's English, French and Spanish, and the widget uses them")
     for language, table in tables.items():
         reference = read_strings_file(os.path.join(strings_dir, language + ".lproj", "Localizable.strings"))
-        shared = [key for key in table if key in reference]
-        check(len(shared) >= 40, "%s: the widget shows ParleyUI's texts (%d keys shared)" % (language, len(shared)))
-        different = [key for key in shared if table[key] != reference[key]]
-        check(different == [], "%s: every shared text is ParleyUI's (%s)" % (language, different))
-    own = [key for key in tables["en"] if key not in read_strings_file(
-        os.path.join(strings_dir, "en.lproj", "Localizable.strings"))]
-    check(sorted(own) == ["odais_attach", "odais_clear", "odais_location_error", "odais_send", "odais_show_form",
-                          "odais_submit"], "only the widget's own button texts are not ParleyUI's (%s)" % own)
-    for language in tables:
-        check(sorted(tables[language].keys()) == sorted(tables["en"].keys()), "%s has every key" % language)
+        check(len(reference) >= 80 and served[language] == reference,
+              "%s: /widget/strings.json is ParleyUI's table, every text (%d keys)" % (language, len(reference)))
+        different = [key for key in reference if table.get(key) != reference[key]]
+        check(different == [], "%s: the widget shows ParleyUI's texts (%s)" % (language, different))
+        own = sorted(key for key in table if key not in reference)
+        check(own == ["odais_attach", "odais_clear", "odais_location_error", "odais_send", "odais_show_form",
+                      "odais_submit"], "%s: only the widget's own button texts are added (%s)" % (language, own))
+    strings = js(driver, "return window.parley.strings()")
+    check(strings["odais_write_a_message"] == "Write a message" and strings["odais_send"] == "Send",
+          "the page's texts come from the tables")
 
 
 def overridden_strings(driver, base):
@@ -312,39 +247,6 @@ def language_menu(driver, base, output_dir):
     js(driver, "window.parley.setPrimaryLanguage('de')")
     check(js(driver, "return window.parley.chatLanguage()") is None, "a language not offered means detection")
     return layout, layout_fr
-
-
-def header_layout(driver, output_dir, name):
-    """The header's controls in a screenshot: each visible, inside the header and the window, none over another."""
-    header = driver.find_element(By.CSS_SELECTOR, ".parley-header")
-    header_box = box(driver, header)
-    width = js(driver, "return document.documentElement.clientWidth")
-    controls = {}
-    for selector in [".parley-title", ".parley-language", ".parley-clear", ".parley-end"]:
-        found = driver.find_elements(By.CSS_SELECTOR, selector)
-        if found:
-            check(found[0].is_displayed(), selector + " is shown")
-            controls[selector] = box(driver, found[0])
-    for selector, rect in controls.items():
-        check(rect["width"] > 10 and rect["height"] > 10, "%s has a size (%s)" % (selector, rect))
-        check(rect["left"] >= header_box["left"] and rect["right"] <= min(header_box["right"], width) + 0.5
-              and rect["top"] >= header_box["top"] and rect["bottom"] <= header_box["bottom"] + 0.5,
-              "%s lies inside the header and the window" % selector)
-    names = list(controls)
-    for i in range(len(names)):
-        for j in range(i + 1, len(names)):
-            check(not overlaps(controls[names[i]], controls[names[j]]), "%s and %s do not overlap" % (names[i], names[j]))
-    for selector in [".parley-title", ".parley-language", ".parley-clear", ".parley-end"]:
-        if selector in controls:
-            check(js(driver, "var e = arguments[0]; return e.scrollWidth <= e.clientWidth + 1",
-                     driver.find_element(By.CSS_SELECTOR, selector)), selector + " shows its whole text")
-    png = driver.get_screenshot_as_png()
-    with open(os.path.join(output_dir, name), "wb") as handle:
-        handle.write(png)
-    colour, size = png_pixel(png, int(header_box["left"]) + 3, int(header_box["top"]) + 3)
-    check(size[0] == width, "the screenshot is the window's width (%s)" % (size,))
-    check(close_to(colour, (0x00, 0x4C, 0x8C)), "the screenshot shows the header in HeaderColor (%s)" % (colour,))
-    return {"width": size[0], "height": size[1], "controls": controls}
 
 
 # --- Default client responses ---------------------------------------------------------------------------
