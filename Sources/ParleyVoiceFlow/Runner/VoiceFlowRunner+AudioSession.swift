@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 public import ParleyCore
+import ParleySpeech
 
 // AVAudioSession exists where UIKit does (iOS, iPadOS, tvOS, visionOS, Mac Catalyst); an import counts in its own file
 // only, so this file imports AVFAudio itself. `canImport` rather than `os(iOS)`, so the Linux type-check compiles it.
