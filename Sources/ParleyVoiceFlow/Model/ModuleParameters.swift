@@ -5,7 +5,9 @@ public import ParleyCore
 /// Parameters keep their static value and `…Runtime` twin as written (``Parameter``); the engine resolves them with
 /// the runtime fields when the module runs. Keys Parley does not act on stay in ``Module/json``, which is what a flow
 /// writes back.
-public enum ModuleParameters: Sendable, Hashable {
+public indirect enum ModuleParameters: Sendable, Hashable {
+    // Indirect: the payloads are large, and the engine copies a module each time it looks one up by id.
+
     /// `node`, `runAEC`, `pauseResume` and unknown types: nothing to read.
     case empty
     /// `process`: `processParams`.
