@@ -107,15 +107,15 @@ public struct VoiceFlow: Sendable, Hashable {
                 throw ParleyError(.wrongType, "a module is an object, not \(item.typeName)", path: path)
             }
             let object = VersionAliases.canonical(module: raw)
-            guard let id = object["id"]?.stringValue else {
+            guard let id = object[Keys.id]?.stringValue else {
                 throw ParleyError(.missingKey, "module \(index) has no string \"id\"", path: path)
             }
             modules.append(
                 Module(
                     id: id,
-                    type: ModuleType(rawValue: object["type"]?.stringValue ?? ""),
-                    name: object["name"]?.stringValue,
-                    goTo: GoTo(json: object["goTo"]),
+                    type: ModuleType(rawValue: object[Keys.type]?.stringValue ?? ""),
+                    name: object[Keys.name]?.stringValue,
+                    goTo: GoTo(json: object[Keys.goTo]),
                     json: object
                 ))
         }
@@ -171,7 +171,7 @@ public struct PromptLibrary: Sendable, Hashable {
             guard case .object(let object) = item else {
                 throw ParleyError(.wrongType, "an audio prompt module is an object, not \(item.typeName)", path: path)
             }
-            guard let id = object["id"]?.stringValue else {
+            guard let id = object[Keys.id]?.stringValue else {
                 throw ParleyError(.missingKey, "audio prompt module \(position) has no string \"id\"", path: path)
             }
             add(PromptModule(id: id, object: object))
@@ -248,65 +248,36 @@ public struct AudioToTextMap: Sendable, Hashable {
     }
 }
 
-extension GoTo {
-    /// Reads a `goTo` object leniently; the validator reports what is wrong with it.
-    init(json: JSONValue?) {
-        self.init()
-        guard let object = json?.objectValue else { return }
-        defaultTarget = object["DEFAULT"]?.stringValue
-        for key in Self.routeKeys { if let target = object[key]?.stringValue { routes[key] = target } }
-        for item in object["userIntentCollection"]?.arrayValue ?? [] {
-            if let intent = item["intent"]?.stringValue, let target = item["goTo"]?.stringValue {
-                userIntents.append(IntentRoute(intent: intent, target: target))
-            }
-        }
-        for item in object["goToForUserInput"]?.arrayValue ?? [] {
-            if let input = item["input"]?.stringValue, let target = item["goTo"]?.stringValue {
-                userInputs.append(
-                    InputRoute(
-                        input: input,
-                        comparator: item["comparator"]?.stringValue.flatMap(InputRoute.Comparator.init(rawValue:))
-                            ?? .equals,
-                        matchesPartialHypotheses: item["enablePartialSRHypothsis"]?.boolValue ?? false,
-                        target: target))
-            }
-        }
-        for member in object["goToForStopRecordReason"]?.objectValue ?? [:] {
-            if let target = member.value.stringValue { stopRecordReasons[member.key] = target }
-        }
-    }
-}
-
 /// Version 1 (BZVoiceFlow) key names and their version 2 (STVoiceFlow) equivalents.
 enum VersionAliases {
     /// Keys renamed wherever they appear.
     static let renamed: [String: String] = [
-        "languageCode": "srLocale",
-        "appleSRSessionParams": "srSessionParams",
-        "pocketSphinxSRSessionParams": "srSessionParams",
-        "enablePartialSRHypothesis": "enablePartialSRHypothsis",
+        "languageCode": Keys.srLocale,
+        "appleSRSessionParams": Keys.srSessionParams,
+        "pocketSphinxSRSessionParams": Keys.srSessionParams,
+        "enablePartialSRHypothesis": Keys.enablePartialSRHypothsis,
     ]
 
     /// `module` with version 1 keys renamed (a version 2 key present wins over its alias).
     static func canonical(module: JSONObject) -> JSONObject {
         var object = rename(module)
-        if var record = object["recordAudioParams"]?.objectValue {
-            var play = record["recordPlayPromptParams"]?.objectValue ?? [:]
+        if var record = object[Keys.recordAudioParams]?.objectValue {
+            var play = record[Keys.recordPlayPromptParams]?.objectValue ?? [:]
             var moved = false
-            if let promptID = record["promptID"] {
-                if play["promptID"] == nil { play.append("promptID", promptID) }
-                record = record.removing("promptID")
+            if let promptID = record[Keys.promptID] {
+                if play[Keys.promptID] == nil { play.append(Keys.promptID, promptID) }
+                record = record.removing(Keys.promptID)
                 moved = true
             }
             if let fromPrompt = record["recordFromPrompt"] {
-                if play["recordPromptNoPlay"] == nil { play.append("recordPromptNoPlay", fromPrompt) }
+                if play[Keys.recordPromptNoPlay] == nil { play.append(Keys.recordPromptNoPlay, fromPrompt) }
                 record = record.removing("recordFromPrompt")
                 moved = true
             }
             if moved {
-                record = record.removing("recordPlayPromptParams")
-                record.append("recordPlayPromptParams", .object(play))
-                object = replacing("recordAudioParams", with: .object(record), in: object)
+                record = record.removing(Keys.recordPlayPromptParams)
+                record.append(Keys.recordPlayPromptParams, .object(play))
+                object = replacing(Keys.recordAudioParams, with: .object(record), in: object)
             }
         }
         return object

@@ -5,9 +5,21 @@ import ParleyCore
 enum Keys {
     static let runtimeSuffix = "Runtime"
 
+    static let id = "id"
+    static let type = "type"
+    static let name = "name"
+    static let goTo = "goTo"
+    static let defaultTarget = "DEFAULT"
+    static let userIntentCollection = "userIntentCollection"
+    static let intent = "intent"
+    static let goToForUserInput = "goToForUserInput"
+    static let input = "input"
+    static let comparator = "comparator"
+    static let enablePartialSRHypothsis = "enablePartialSRHypothsis"
+    static let goToForStopRecordReason = "goToForStopRecordReason"
+
     static let processParams = "processParams"
     static let setValueForFieldNameCollection = "setValueForFieldNameCollection"
-    static let name = "name"
     static let value = "value"
 
     static let playAudioParams = "playAudioParams"
@@ -18,7 +30,6 @@ enum Keys {
     static let recordAudioParams = "recordAudioParams"
     static let recordPlayPromptParams = "recordPlayPromptParams"
     static let recordPromptNoPlay = "recordPromptNoPlay"
-    static let id = "id"
     static let stopRecordParams = "stopRecordParams"
     static let maxAudioLengthMs = "maxAudioLengthMs"
     static let maxRecordLengthMs = "maxRecordLengthMs"
@@ -38,7 +49,6 @@ enum Keys {
 
     static let audioDialogParams = "audioDialogParams"
     static let dialogPromptCollection = "dialogPromptCollection"
-    static let type = "type"
     static let recognizeWhilePlay = "recognizeWhilePlay"
     static let maxRetryCount = "maxRetryCount"
 
@@ -61,6 +71,35 @@ enum Keys {
 
 // Decoding is lenient: a value of the wrong JSON type is kept as written in its `Parameter` (the validator reports
 // it; the engine counts it as unset), an absent object reads as an empty one, and nothing here throws.
+
+extension GoTo {
+    /// Reads a `goTo` object leniently; the validator reports what is wrong with it.
+    init(json: JSONValue?) {
+        self.init()
+        guard let object = json?.objectValue else { return }
+        defaultTarget = object[Keys.defaultTarget]?.stringValue
+        for key in Self.routeKeys { if let target = object[key]?.stringValue { routes[key] = target } }
+        for item in object[Keys.userIntentCollection]?.arrayValue ?? [] {
+            if let intent = item[Keys.intent]?.stringValue, let target = item[Keys.goTo]?.stringValue {
+                userIntents.append(IntentRoute(intent: intent, target: target))
+            }
+        }
+        for item in object[Keys.goToForUserInput]?.arrayValue ?? [] {
+            if let input = item[Keys.input]?.stringValue, let target = item[Keys.goTo]?.stringValue {
+                userInputs.append(
+                    InputRoute(
+                        input: input,
+                        comparator: item[Keys.comparator]?.stringValue.flatMap(InputRoute.Comparator.init(rawValue:))
+                            ?? .equals,
+                        matchesPartialHypotheses: item[Keys.enablePartialSRHypothsis]?.boolValue ?? false,
+                        target: target))
+            }
+        }
+        for member in object[Keys.goToForStopRecordReason]?.objectValue ?? [:] {
+            if let target = member.value.stringValue { stopRecordReasons[member.key] = target }
+        }
+    }
+}
 
 extension ModuleParameters {
     /// Decodes what a module of `type` acts on from its (version 2) JSON.

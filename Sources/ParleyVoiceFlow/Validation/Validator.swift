@@ -70,7 +70,7 @@ public enum Validator {
         for (index, module) in flow.modules.enumerated() {
             let at: [JSONPath.Component] = [.index(index)]
             if !seen.insert(module.id).inserted {
-                report(.duplicateID, "module id \(module.id) is used more than once", module.id, at + [.key("id")])
+                report(.duplicateID, "module id \(module.id) is used more than once", module.id, at + [.key(Keys.id)])
             }
             checkModule(module, at: at, ids: ids, prompts: prompts, report: report)
         }
@@ -114,7 +114,7 @@ public enum Validator {
             report(code, message, id, at + path, .error)
         }
 
-        switch json["type"] {
+        switch json[Keys.type] {
         case nil: error(.missingKey, "module \(id) has no \"type\"", [])
         case .string(let type)?:
             if !ModuleType.known.contains(ModuleType(rawValue: type)) {
@@ -122,60 +122,63 @@ public enum Validator {
                     .unknownModuleType,
                     "module \(id) has unknown type \"\(type)\" "
                         + "(known: \(ModuleType.known.map(\.rawValue).joined(separator: ", ")))",
-                    [.key("type")])
+                    [.key(Keys.type)])
             }
-        case let other?: error(.wrongType, "\"type\" must be a string, not \(other.typeName)", [.key("type")])
+        case let other?: error(.wrongType, "\"type\" must be a string, not \(other.typeName)", [.key(Keys.type)])
         }
-        if (id == "VF_START" || id == "VF_END"), module.type != .node, json["type"]?.stringValue != nil {
-            error(.reservedModuleType, "\(id) must be of type node, not \(module.type)", [.key("type")])
+        if (id == "VF_START" || id == "VF_END"), module.type != .node, json[Keys.type]?.stringValue != nil {
+            error(.reservedModuleType, "\(id) must be of type node, not \(module.type)", [.key(Keys.type)])
         }
-        switch json["name"] {
+        switch json[Keys.name] {
         case nil: error(.missingKey, "module \(id) has no \"name\"", [])
         case .string?: break
-        case let other?: error(.wrongType, "\"name\" must be a string, not \(other.typeName)", [.key("name")])
+        case let other?: error(.wrongType, "\"name\" must be a string, not \(other.typeName)", [.key(Keys.name)])
         }
 
         // goTo
-        switch json["goTo"] {
+        switch json[Keys.goTo] {
         case nil: error(.missingKey, "module \(id) has no \"goTo\"", [])
         case .object(let goTo)?:
-            if goTo["DEFAULT"] == nil { error(.missingKey, "module \(id) has no goTo.DEFAULT", [.key("goTo")]) }
-            for key in ["DEFAULT"] + GoTo.routeKeys {
+            if goTo[Keys.defaultTarget] == nil {
+                error(.missingKey, "module \(id) has no goTo.DEFAULT", [.key(Keys.goTo)])
+            }
+            for key in [Keys.defaultTarget] + GoTo.routeKeys {
                 if let value = goTo[key], value.stringValue == nil {
                     error(
                         .wrongType, "goTo.\(key) must be a module id string, not \(value.typeName)",
-                        [.key("goTo"), .key(key)])
+                        [.key(Keys.goTo), .key(key)])
                 }
             }
-            for (listKey, itemKey) in [("userIntentCollection", "intent"), ("goToForUserInput", "input")] {
+            for (listKey, itemKey) in [(Keys.userIntentCollection, Keys.intent), (Keys.goToForUserInput, Keys.input)] {
                 guard let list = goTo[listKey] else { continue }
                 guard let items = list.arrayValue else {
                     error(
                         .wrongType, "goTo.\(listKey) must be an array, not \(list.typeName)",
-                        [.key("goTo"), .key(listKey)])
+                        [.key(Keys.goTo), .key(listKey)])
                     continue
                 }
                 for (index, item) in items.enumerated() {
-                    let path: [JSONPath.Component] = [.key("goTo"), .key(listKey), .index(index)]
-                    for key in [itemKey, "goTo"] where item[key]?.stringValue == nil {
+                    let path: [JSONPath.Component] = [.key(Keys.goTo), .key(listKey), .index(index)]
+                    for key in [itemKey, Keys.goTo] where item[key]?.stringValue == nil {
                         error(
                             item[key] == nil ? .missingKey : .wrongType,
                             "goTo.\(listKey)[\(index)] needs a string \"\(key)\"", path)
                     }
-                    if let comparator = item["comparator"]?.stringValue,
+                    if let comparator = item[Keys.comparator]?.stringValue,
                         InputRoute.Comparator(rawValue: comparator) == nil
                     {
                         error(
                             .invalidValue, "comparator \"\(comparator)\" is not equals, starts or contains",
-                            path + [.key("comparator")])
+                            path + [.key(Keys.comparator)])
                     }
                 }
             }
             for (key, target) in module.goTo.allTargets {
                 guard !target.isEmpty, !target.contains("$["), !ids.contains(target) else { continue }
-                error(.danglingGoTo, "goTo.\(key) of \(id) names no module: \(target)", [.key("goTo")] + keyPath(key))
+                error(
+                    .danglingGoTo, "goTo.\(key) of \(id) names no module: \(target)", [.key(Keys.goTo)] + keyPath(key))
             }
-        case let other?: error(.wrongType, "\"goTo\" must be an object, not \(other.typeName)", [.key("goTo")])
+        case let other?: error(.wrongType, "\"goTo\" must be an object, not \(other.typeName)", [.key(Keys.goTo)])
         }
 
         // Typed parameters and runtime twins everywhere in the module.
@@ -243,7 +246,7 @@ public enum Validator {
     private static func keyPath(_ key: String) -> [JSONPath.Component] {
         // "userIntentCollection[2]" → userIntentCollection, 2, goTo; "goToForStopRecordReason.x" → two keys.
         if let open = key.firstIndex(of: "["), let number = Int(key[key.index(after: open)...].dropLast()) {
-            return [.key(String(key[..<open])), .index(number), .key("goTo")]
+            return [.key(String(key[..<open])), .index(number), .key(Keys.goTo)]
         }
         return key.split(separator: ".").map { .key(String($0)) }
     }
@@ -270,9 +273,9 @@ public enum Validator {
     ) {
         switch value {
         case .object(let object):
-            for member in object where member.key != "goTo" || !path.isEmpty {
+            for member in object where member.key != Keys.goTo || !path.isEmpty {
                 let here = path + [.key(member.key)]
-                if member.key.hasSuffix("Runtime"), member.key.count > 7 {
+                if member.key.hasSuffix(Keys.runtimeSuffix), member.key.count > Keys.runtimeSuffix.count {
                     if member.value.stringValue.flatMap(RuntimeFields.reference(in:)) == nil {
                         report(
                             .invalidRuntimeValue,
@@ -327,7 +330,7 @@ public enum Validator {
             if !PromptStyle.known.contains(prompt.style) {
                 report(
                     .invalidValue, "prompt \(prompt.id) has unknown style \"\(prompt.style)\"", prompt.id,
-                    at + [.key("style")], .error)
+                    at + [.key(Keys.style)], .error)
             }
             if prompt.style == .single {
                 if prompt.audioFile == nil, prompt.textString == nil, prompt.textFile == nil {
@@ -344,7 +347,7 @@ public enum Validator {
             where !child.contains("$[") && prompts[child] == nil {
                 report(
                     .unknownPrompt, "prompt \(prompt.id) includes unknown prompt \(child)", prompt.id,
-                    at + [.key("promptCollection"), .index(position), .key("promptID")], .error)
+                    at + [.key(Keys.promptCollection), .index(position), .key(Keys.promptID)], .error)
             }
             var typeErrors: [(ParleyError.Code, String, [JSONPath.Component])] = []
             checkTypes(.object(prompt.json), path: []) { code, message, path in typeErrors.append((code, message, path))
