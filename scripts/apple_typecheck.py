@@ -48,9 +48,13 @@ import subprocess
 import sys
 
 # The Parley targets an iOS app links that hold Apple-only code (`#if canImport(<an Apple framework>)` or
-# `os(iOS)`), dependencies first. ParleyCore and ParleyGenesys, which an app links too, hold none: their modules are
-# used as built.
-IOS_TARGETS = ["ParleySpeech", "ParleyClient", "ParleyVoiceFlow", "ParleyUI", "ParleyChatUI", "ParleyWebBridge"]
+# `os(iOS)`), dependencies first, and ParleyConversation, which holds none but which ParleyClient and ParleyUI are
+# compiled against here. ParleyCore and ParleyGenesys, which an app links too, hold none: their modules are used as
+# built.
+IOS_TARGETS = [
+    "ParleyConversation", "ParleySpeech", "ParleyClient", "ParleyVoiceFlow", "ParleyUI", "ParleyChatUI",
+    "ParleyWebBridge",
+]
 # Documents whose ```swift blocks are compiled.
 # The documents an iOS developer reads for the Apple-only API: docs/ios.md and the articles of the two UI products.
 # (The other products' articles show Linux-built API in fragments; compiling them is left for later.)
@@ -234,6 +238,25 @@ def compile_module(root, name, files, modules, sdk_modules, commands, work, libr
         if arg.startswith("-D") or arg == "-warnings-as-errors":
             keep.append(arg)
         index += 1
+    # The C modules (module maps) of every iOS target's dependencies, not only ParleyChatUI's: an app or a sample
+    # imports ParleyClient beside ParleyChatUI, which does not depend on it, and ParleyClient needs swift-nio's.
+    # An `-Xcc -I -Xcc PATH` pair is one unit.
+    seen = set()
+    for target in IOS_TARGETS:
+        if target not in commands or target == "ParleyChatUI":
+            continue
+        other = commands[target].args
+        values = [other[i + 1] for i, arg in enumerate(other[:-1]) if arg == "-Xcc"]
+        units, i = [], 0
+        while i < len(values):
+            unit = tuple(values[i:i + 2]) if values[i] == "-I" else (values[i],)
+            units.append(unit)
+            i += len(unit)
+        for unit in units:
+            if unit[0].startswith(("-fmodule-map-file=", "-I")) and unit not in seen:
+                seen.add(unit)
+                for value in unit:
+                    keep += ["-Xcc", value]
     build_modules = next(base[i + 1] for i, arg in enumerate(base) if arg == "-I")
     cache = os.path.join(root, ".build", "apple-typecheck", "ModuleCache")
     # -emit-module, not -typecheck: the diagnostics of region-based isolation (`sending`) come from SIL passes that

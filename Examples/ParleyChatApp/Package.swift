@@ -14,7 +14,9 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "ParleyChatApp",
-            dependencies: [.product(name: "ParleyChatUI", package: "Parley")],
+            dependencies: [
+                .product(name: "ParleyChatUI", package: "Parley"), .product(name: "ParleyClient", package: "Parley"),
+            ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         )
     ],

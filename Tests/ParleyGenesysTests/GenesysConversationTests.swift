@@ -13,7 +13,7 @@ struct GenesysConversationTests: ChatEventReading {
         let chat = ChatSession.Configuration(
             startChatURL: start, cometURL: server.url.appending(path: "genesys/cometd"),
             parameters: ["firstName": "Ann"])
-        return GenesysConversation(startChatURL: start, title: "Support") { ChatSession(configuration: chat) }
+        return GenesysConversation(title: "Support") { ChatSession(configuration: chat) }
     }
 
     static func received(_ text: String) -> (ChatEvent) -> Bool {

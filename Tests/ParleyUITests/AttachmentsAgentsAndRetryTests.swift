@@ -163,7 +163,9 @@ struct AttachmentsAgentsAndRetryTests {
                     && model.messageRows[0].delivery == .failed
             }
             #expect(model.messageRows[0].content == failed.content, "the same text, sent again")
-            #expect(await model.conversation.messages().count == 2, "the transcript keeps both; the screen shows one")
+            var transcript = await model.conversation.transcriptUpdates().makeAsyncIterator()
+            let now = await transcript.next(isolation: #isolation)
+            #expect(now?.count == 2, "the transcript keeps both; the screen shows one")
             #expect(await model.retry("nothing").failureCode == .nothingToRetry)
             #expect(await model.send(text: "short") == .done)
             await waitUntil("the echo") { model.texts.last == "short" && model.messageRows.count == 3 }

@@ -1,16 +1,3 @@
-/// Where a ``ChatClient``'s speech input is: what ``ChatClient/recordingState`` and
-/// ``ChatEvent/recordingChanged(_:)`` report.
-public enum RecordingState: String, Sendable, Hashable {
-    /// Not listening.
-    case idle
-    /// Asking for the microphone (and recognition) permission.
-    case requestingPermission
-    /// Capturing audio and recognising it; partial results arrive.
-    case recording
-    /// The microphone is closed; waiting for the final result.
-    case finishing
-}
-
 /// The recording lifecycle as a value: the client feeds it events and performs the actions it returns, so the
 /// order of things is tested without a microphone (`idle → requestingPermission → recording → finishing → idle`).
 ///

@@ -65,23 +65,6 @@ public enum SpeechRecognitionUpdate: Sendable, Hashable {
     case tooMuchSpeech
 }
 
-/// A recognised utterance.
-public struct SpeechResult: Sendable, Hashable {
-    /// The recognition request's id (Oracle's `requestId`): sent as `sdkMetadata.speechId` with the message.
-    public var requestId: String
-    /// The best hypothesis.
-    public var text: String
-    /// The n-best list, best first; the first is ``text``.
-    public var alternatives: [String]
-
-    /// A result.
-    public init(requestId: String, text: String, alternatives: [String] = []) {
-        self.requestId = requestId
-        self.text = text
-        self.alternatives = alternatives.isEmpty ? [text] : alternatives
-    }
-}
-
 extension SpeechService {
     /// Whether `locale` is one of ``recognitionLocales()`` (`en-US`, `en-us` and `en_US` are the same).
     func recognizes(_ locale: String) async -> Bool {

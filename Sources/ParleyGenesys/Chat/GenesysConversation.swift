@@ -46,7 +46,7 @@ extension ChatAPISession {
 }
 
 /// GMS chats as a ``Conversation``, so that ParleyUI's `ChatViewModel` and `parley chat --backend genesys` drive
-/// them as they drive a ``ChatClient``.
+/// them as they drive a `ChatClient`.
 ///
 /// A GMS chat is one interaction: once it ended, the next message starts a new one. So the adapter makes its chat
 /// sessions itself, one per interaction, with the closure it is given (a ``ChatSession`` for Chat API version 1, a
@@ -59,7 +59,7 @@ extension ChatAPISession {
 /// ```swift
 /// let start = URL(string: "https://gms.example.com/genesys/1/service/customer-support/ixn/chat")!
 /// let comet = URL(string: "https://gms.example.com/genesys/cometd")!
-/// let conversation = GenesysConversation(startChatURL: start, title: "Support") {
+/// let conversation = GenesysConversation(title: "Support") {
 ///     ChatSession(configuration: .init(startChatURL: start, cometURL: comet, parameters: ["firstName": "Ann"]))
 /// }
 /// let model = ChatViewModel(conversation: conversation)
@@ -74,9 +74,9 @@ public actor GenesysConversation: Conversation {
     public private(set) var chat: (any GenesysChat)?
     /// Text and typing; ending the chat.
     public nonisolated let capabilities: ConversationCapabilities = [.typingStatus, .endConversation]
-    /// The flags a screen obeys: no attachments, no languages, clearing and ending on.
-    public private(set) var configuration: ChatClient.Configuration
-    /// The Comet connection's status.
+    /// The flags a screen obeys: no attachments, no languages.
+    public private(set) var screenOptions: ScreenOptions
+    /// The Comet connection's status (``statusUpdates()`` follows it).
     public private(set) var status: ConnectionStatus = .disconnected
     /// The agent's typing indicator.
     public private(set) var typingIndicator: TypingIndicator?
@@ -94,25 +94,23 @@ public actor GenesysConversation: Conversation {
 
     /// Chats that `makeChat` makes, one per interaction.
     /// - Parameters:
-    ///   - configuration: The flags a screen obeys; attachments and languages are switched off whatever it says.
+    ///   - screenOptions: The flags a screen obeys; attachments and languages are switched off whatever they say.
     ///   - makeChat: Makes a new chat session, not started.
-    public init(configuration: ChatClient.Configuration, makeChat: @escaping @Sendable () -> any GenesysChat) {
-        var configuration = configuration
-        configuration.enableAttachment = false
-        configuration.multiLangChat = nil
-        self.configuration = configuration
+    public init(screenOptions: ScreenOptions, makeChat: @escaping @Sendable () -> any GenesysChat) {
+        var screenOptions = screenOptions
+        screenOptions.enableAttachment = false
+        screenOptions.multiLangChat = nil
+        self.screenOptions = screenOptions
         self.makeChat = makeChat
     }
 
     /// Chats that `makeChat` makes, on a screen titled `title` that may clear and end them.
-    public init(
-        startChatURL: URL, title: String? = nil, makeChat: @escaping @Sendable () -> any GenesysChat
-    ) {
-        var configuration = ChatClient.Configuration(url: startChatURL, channelId: "genesys")
-        configuration.title = title
-        configuration.enableClearMessage = true
-        configuration.enableEndConversation = true
-        self.init(configuration: configuration, makeChat: makeChat)
+    public init(title: String? = nil, makeChat: @escaping @Sendable () -> any GenesysChat) {
+        var screenOptions = ScreenOptions()
+        screenOptions.title = title
+        screenOptions.enableClearMessage = true
+        screenOptions.enableEndConversation = true
+        self.init(screenOptions: screenOptions, makeChat: makeChat)
     }
 
     // MARK: Lifecycle
@@ -225,6 +223,16 @@ public actor GenesysConversation: Conversation {
     /// The chat so far: the customer's and the agent's lines and notices, without typing notices.
     public func messages() -> [ChatMessage] { transcript }
 
+    /// ``messages()`` now, then again after each change.
+    public func transcriptUpdates() -> AsyncStream<[ChatMessage]> {
+        snapshots({ $0.transcript }, after: { $0.changesTranscript })
+    }
+
+    /// ``status`` now, then each change.
+    public func statusUpdates() -> AsyncStream<ConnectionStatus> {
+        snapshots({ $0.status }, after: { $0.changesStatus })
+    }
+
     /// The agent who joined (by the name GMS gives), or what ``setAgentDetails(_:)`` set.
     public func getAgentDetails() -> AgentSession? { agentOverride ?? agentFromChat }
 
@@ -236,7 +244,7 @@ public actor GenesysConversation: Conversation {
 
     /// Changes the user's avatar on the screen.
     public func setPersonAvatar(_ avatar: String?) {
-        configuration.personAvatar = avatar
+        screenOptions.personAvatar = avatar
     }
 
     // MARK: Events

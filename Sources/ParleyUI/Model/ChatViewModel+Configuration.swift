@@ -3,8 +3,9 @@ public import Foundation
 extension ChatViewModel {
     /// What only a screen needs: the look, the language of its texts, how links open. The feature flags a screen
     /// obeys (`enableTimestamp`, `timestampMode`, `disablePastActions`, `showConnectionStatus`, `title`, the
-    /// avatars…) are on `ChatClient.Configuration`, where Oracle's `BotsConfiguration` has them; the model reads them
-    /// from the client, and `docs/ui.md` lists which is where.
+    /// avatars…) are the conversation's ``ScreenOptions`` (on `ChatClient.Configuration`, where Oracle's
+    /// `BotsConfiguration` has them, as its `screen` part); the model reads them from the conversation
+    /// (``Conversation/screenOptions``), and `docs/ui.md` lists which is where.
     ///
     /// ```swift
     /// var configuration = ChatViewModel.Configuration(locale: "fr")

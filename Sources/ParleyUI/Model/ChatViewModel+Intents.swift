@@ -28,7 +28,7 @@ extension ChatViewModel {
     }
 
     /// The user typed: ``draft`` changes, and a live agent sees that the user is typing
-    /// (``ChatClient/sendUserTypingStatus(_:text:)``, with `enableSendTypingStatus`), or stopped when it is empty.
+    /// (``Conversation/sendUserTypingStatus(_:text:)``, with `enableSendTypingStatus`), or stopped when it is empty.
     public func updateDraft(_ text: String) async {
         setDraft(text)
         _ = try? await conversation.sendUserTypingStatus(text.isEmpty ? .listening : .responding, text: text)
@@ -40,7 +40,7 @@ extension ChatViewModel {
     ///
     /// | action | what happens |
     /// |---|---|
-    /// | `postback` | ``ChatClient/sendPostback(_:)`` |
+    /// | `postback` | ``Conversation/sendPostback(_:)`` |
     /// | `url` | ``open(_:)`` (the ``LinkHandler``) |
     /// | `webview` | the page in ``webView`` |
     /// | `call` | `tel:` through ``PlatformActions/openExternally`` |
@@ -123,7 +123,7 @@ extension ChatViewModel {
     // MARK: Forms
 
     /// Sets the value of a field of the edit form in row `rowId` (`nil` clears it). A field with `autoSubmit` is
-    /// sent at once (``ChatClient/autoSubmit(_:field:)``); a problem with it shows in ``formProblems``.
+    /// sent at once (``Conversation/autoSubmit(_:field:)``); a problem with it shows in ``formProblems``.
     @discardableResult
     public func setFormValue(_ value: JSONValue?, field: String, in rowId: String) async -> IntentOutcome {
         guard var draft = formDrafts[rowId] else { return .ignored }
@@ -145,7 +145,7 @@ extension ChatViewModel {
         }
     }
 
-    /// Submits the edit form in row `rowId` (``ChatClient/submitForm(_:postback:)``). When a field has a problem,
+    /// Submits the edit form in row `rowId` (``Conversation/submitForm(_:postback:)``). When a field has a problem,
     /// nothing is sent and ``formProblems`` says what, by field.
     @discardableResult
     public func submitForm(_ rowId: String, postback: JSONValue? = nil) async -> IntentOutcome {
@@ -174,7 +174,7 @@ extension ChatViewModel {
 
     // MARK: Attachments
 
-    /// Uploads a file and sends it (``ChatClient/sendAttachment(_:fileName:mimeType:progress:)``). An upload row
+    /// Uploads a file and sends it (``Conversation/sendAttachment(_:fileName:mimeType:progress:)``). An upload row
     /// shows its progress until the attachment message arrives; a file whose type or size is refused is an alert
     /// (`odais_file_not_supported`, `odais_file_size_warning`); an upload that failed otherwise stays as a row
     /// that ``retry(_:)`` sends again.
@@ -272,7 +272,7 @@ extension ChatViewModel {
 
     // MARK: Language, clearing, ending
 
-    /// Chooses the chat language (``ChatClient/setPrimaryLanguage(_:)``; `nil` for "Detect Language"). The
+    /// Chooses the chat language (``Conversation/setPrimaryLanguage(_:)``; `nil` for "Detect Language"). The
     /// conversation starts over, and the screen's texts follow the language.
     @discardableResult
     public func pickLanguage(_ tag: String?) async -> IntentOutcome {
@@ -284,11 +284,11 @@ extension ChatViewModel {
         }
     }
 
-    /// Empties the conversation (``ChatClient/clearMessages()``): the header's clear button, which
+    /// Empties the conversation (``Conversation/clearMessages()``): the header's clear button, which
     /// `enableClearMessage` shows. Fails with ``ParleyError/Code/featureDisabled`` when the flag is off.
     @discardableResult
     public func clear() async -> IntentOutcome {
-        guard clientConfiguration.enableClearMessage else {
+        guard screenOptions.enableClearMessage else {
             return fail(ParleyError(.featureDisabled, "clearing messages is switched off (enableClearMessage)"))
         }
         do {
@@ -303,7 +303,7 @@ extension ChatViewModel {
     /// ``ParleyError/Code/featureDisabled`` when the flag is off.
     @discardableResult
     public func requestEndConversation() -> IntentOutcome {
-        guard clientConfiguration.enableEndConversation else {
+        guard screenOptions.enableEndConversation else {
             return fail(
                 ParleyError(.featureDisabled, "ending the conversation is switched off (enableEndConversation)"))
         }
@@ -311,7 +311,7 @@ extension ChatViewModel {
         return .done
     }
 
-    /// The prompt's confirming button: ends the conversation (``ChatClient/endChat()``).
+    /// The prompt's confirming button: ends the conversation (``Conversation/endChat()``).
     @discardableResult
     public func confirmEndConversation() async -> IntentOutcome {
         guard endConversationPrompt != nil else { return .ignored }
@@ -390,7 +390,7 @@ extension ChatViewModel {
 
     private func failSpeechUnavailable() -> IntentOutcome {
         let why =
-            clientConfiguration.enableSpeechRecognition
+            screenOptions.enableSpeechRecognition
             ? "this conversation's backend has no speech" : "speech input is switched off (enableSpeechRecognition)"
         return fail(ParleyError(.speechUnavailable, why))
     }
@@ -440,13 +440,13 @@ extension ChatViewModel {
 
     // MARK: Avatars and agent
 
-    /// Changes the user's avatar on every message, earlier ones included (``ChatClient/setPersonAvatar(_:)``).
+    /// Changes the user's avatar on every message, earlier ones included (``Conversation/setPersonAvatar(_:)``).
     public func setPersonAvatar(_ avatar: String?) async {
         await conversation.setPersonAvatar(avatar)
-        setClientConfiguration(await conversation.configuration)
+        setScreenOptions(await conversation.screenOptions)
     }
 
-    /// Overrides what the server says about the live agent (``ChatClient/setAgentDetails(_:)``): name, avatar,
+    /// Overrides what the server says about the live agent (``Conversation/setAgentDetails(_:)``): name, avatar,
     /// colours.
     public func setAgentDetails(_ details: AgentSession?) async {
         await conversation.setAgentDetails(details)

@@ -93,18 +93,16 @@ extension ChatViewModel {
 
     // MARK: The app's life
 
-    /// The app went to the background: a ``ChatClient`` closes its socket
-    /// (``ChatClient/applicationDidEnterBackground()``); other backends keep what they have.
+    /// The app went to the background: the conversation's ``Conversation/applicationDidEnterBackground()`` (a
+    /// `ChatClient` closes its socket; other backends keep what they have).
     public func sceneDidEnterBackground() async {
-        guard let client = conversation as? ChatClient else { return }
-        await client.applicationDidEnterBackground()
+        await conversation.applicationDidEnterBackground()
     }
 
-    /// The app is back: a ``ChatClient`` reconnects and delivers what waited
-    /// (``ChatClient/applicationWillEnterForeground()``).
+    /// The app is back: the conversation's ``Conversation/applicationWillEnterForeground()`` (a `ChatClient`
+    /// reconnects and delivers what waited).
     public func sceneWillEnterForeground() async {
-        guard let client = conversation as? ChatClient else { return }
-        await client.applicationWillEnterForeground()
+        await conversation.applicationWillEnterForeground()
     }
 
     // MARK: Attachments

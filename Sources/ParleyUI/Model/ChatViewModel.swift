@@ -2,11 +2,12 @@ import Foundation
 public import Observation
 
 /// What a chat screen shows, and what the user can do on it: the presentation model of a ``Conversation`` — a
-/// ``ChatClient`` to Parley's or Oracle's server, or any other backend (a Genesys chat, for instance).
+/// `ChatClient` (ParleyClient) to Parley's or Oracle's server, or any other backend (a Genesys chat, for instance).
+/// ParleyUI links no transport: it speaks ParleyConversation only.
 ///
-/// The model follows the client's events and turns them into ``rows`` (message bubbles, cards, forms, attachments,
+/// The model follows the conversation's events, transcript and status and turns them into ``rows`` (message bubbles, cards, forms, attachments,
 /// day headers, the typing indicator), the ``header``, the ``connectionBanner``, the ``languageMenu`` and the
-/// ``composer``, obeying the feature flags of the client's configuration (Oracle's `BotsConfiguration`) and the
+/// ``composer``, obeying the conversation's ``Conversation/screenOptions`` (Oracle's `BotsConfiguration` flags) and the
 /// visual ones of its own ``Configuration``. A view only draws these and calls the intents (``send(text:)``,
 /// ``perform(_:in:)``, ``submitForm(_:postback:)``…); every intent calls the conversation. What the backend cannot
 /// do (``Conversation/capabilities``) is not offered: no attach button without attachments, no language menu
@@ -68,9 +69,9 @@ public final class ChatViewModel {
     /// Speech input and reading aloud: the popup while listening, the partial text, the level, the mute.
     public private(set) var speech = SpeechPresentation()
 
-    // Mirrors of the client's state.
+    // Mirrors of the conversation's state.
     private(set) var messages: [ChatMessage] = []
-    private(set) var clientConfiguration: ChatClient.Configuration
+    private(set) var screenOptions = ScreenOptions()
     private(set) var capabilities: ConversationCapabilities = []
     private var typing: TypingIndicator?
     private var agentDetails: AgentSession?
@@ -84,16 +85,19 @@ public final class ChatViewModel {
 
     @ObservationIgnored private let clock: DisplayClock
     @ObservationIgnored private var eventTask: Task<Void, Never>?
+    @ObservationIgnored private var transcriptTask: Task<Void, Never>?
+    @ObservationIgnored private var statusTask: Task<Void, Never>?
     @ObservationIgnored private var refreshTask: Task<Void, Never>?
 
-    /// A model of `client`'s screen. It shows nothing until ``start()``.
+    /// A model of `client`'s screen (any conversation: a `ChatClient`, as Oracle's samples name it, or another
+    /// backend). It shows nothing until ``start()``.
     /// - Parameters:
-    ///   - client: The chat client.
+    ///   - client: The conversation.
     ///   - configuration: The visual settings.
     ///   - platform: What the platform does for the model.
     ///   - clock: Where relative timestamps read the time and wait for their next change.
     public convenience init(
-        client: ChatClient, configuration: Configuration = Configuration(),
+        client: some Conversation, configuration: Configuration = Configuration(),
         platform: PlatformActions = PlatformActions(), clock: DisplayClock = .system
     ) {
         self.init(conversation: client, configuration: configuration, platform: platform, clock: clock)
@@ -114,7 +118,6 @@ public final class ChatViewModel {
         self.configuration = configuration
         self.platform = platform
         self.clock = clock
-        clientConfiguration = ChatClient.Configuration(url: URL(fileURLWithPath: "/"), channelId: "")
         header = Header(
             title: "", titleAccessibilityLabel: "", showsClearButton: false, clearButtonAccessibilityLabel: "",
             showsEndConversationButton: false, endConversationButtonLabel: "")
@@ -124,8 +127,9 @@ public final class ChatViewModel {
         rebuild()
     }
 
-    /// Reads the conversation's state (configuration, transcript, status, typing, agent, language) and follows its
-    /// events from then on. Calling it again does nothing. Call it before or after ``Conversation/initialize()``.
+    /// Reads the conversation's state (screen options, transcript, status, typing, agent, language) and follows its
+    /// events, transcript and status from then on. Calling it again does nothing. Call it before or after
+    /// ``Conversation/initialize()``.
     public func start() async {
         guard eventTask == nil else { return }
         let events = await conversation.events()
@@ -135,6 +139,12 @@ public final class ChatViewModel {
                 await self.handle(event)
             }
         }
+        transcriptTask = await follow(await conversation.transcriptUpdates()) { model, messages in
+            model.messages = messages
+        }
+        statusTask = await follow(await conversation.statusUpdates()) { model, status in
+            model.status = status
+        }
         await reload()
     }
 
@@ -142,34 +152,49 @@ public final class ChatViewModel {
     public func stop() {
         eventTask?.cancel()
         eventTask = nil
+        transcriptTask?.cancel()
+        transcriptTask = nil
+        statusTask?.cancel()
+        statusTask = nil
         refreshTask?.cancel()
         refreshTask = nil
     }
 
-    /// Reads everything from the conversation again and redraws.
+    /// Applies the first element of `updates` now (a conversation's update sequences start with the current value)
+    /// and each later one as it comes, redrawing after each.
+    private func follow<Value: Sendable>(
+        _ updates: AsyncStream<Value>, _ apply: @escaping @MainActor (ChatViewModel, Value) -> Void
+    ) async -> Task<Void, Never> {
+        var iterator = updates.makeAsyncIterator()
+        if let first = await iterator.next(isolation: #isolation) { apply(self, first) }
+        return Task { [weak self, iterator] in
+            var iterator = iterator
+            while let value = await iterator.next(isolation: #isolation) {
+                guard let self else { return }
+                apply(self, value)
+                self.rebuild()
+            }
+        }
+    }
+
+    /// Reads the conversation's state again (the transcript and status arrive by their own sequences) and redraws.
     func reload() async {
         capabilities = await conversation.capabilities
-        clientConfiguration = await conversation.configuration
-        status = await conversation.status
+        screenOptions = await conversation.screenOptions
         typing = await conversation.typingIndicator
         agentDetails = await conversation.getAgentDetails()
         chatLanguage = await conversation.chatLanguage
-        messages = await conversation.messages()
         speech.isMuted = await conversation.isSpeechSynthesisMuted
         rebuild()
     }
 
     private func handle(_ event: ChatEvent) async {
         switch event {
-        case .statusChanged(let newStatus):
-            status = newStatus
+        case .statusChanged, .messageReceived, .messageUpdated, .deliveryChanged:
+            return  // the status and transcript sequences bring the new state
         case .messageSent:
             conversationEnded = false
-            messages = await conversation.messages()
-        case .messageReceived, .messageUpdated, .deliveryChanged:
-            messages = await conversation.messages()
         case .transcriptCleared:
-            messages = await conversation.messages()
             formDrafts = [:]
             formProblems = [:]
             retriedMessageIds = []
@@ -250,18 +275,18 @@ public final class ChatViewModel {
     /// The row builder for the current state.
     var rowBuilder: RowBuilder {
         RowBuilder(
-            strings: strings, enableTimestamp: clientConfiguration.enableTimestamp,
-            timestampMode: clientConfiguration.timestampMode, timestampFormat: clientConfiguration.timestampFormat,
+            strings: strings, enableTimestamp: screenOptions.enableTimestamp,
+            timestampMode: screenOptions.timestampMode, timestampFormat: screenOptions.timestampFormat,
             dayHeaderFormat: configuration.dayHeaderFormat, timeZone: configuration.timeZone,
-            disablePastActions: clientConfiguration.disablePastActions, actionsLayout: configuration.actionsLayout,
-            botAvatar: clientConfiguration.botAvatar, agentAvatar: clientConfiguration.agentAvatar,
-            personAvatar: clientConfiguration.personAvatar, agentDetails: agentDetails, now: clock.now(),
+            disablePastActions: screenOptions.disablePastActions, actionsLayout: configuration.actionsLayout,
+            botAvatar: screenOptions.botAvatar, agentAvatar: screenOptions.agentAvatar,
+            personAvatar: screenOptions.personAvatar, agentDetails: agentDetails, now: clock.now(),
             hiddenMessageIds: retriedMessageIds)
     }
 
     /// Recomputes everything shown from the mirrors, and plans the next change of a relative timestamp.
     func rebuild() {
-        let flags = clientConfiguration
+        let flags = screenOptions
         strings = Strings(locale: effectiveLocale, overrides: configuration.strings)
         let builder = rowBuilder
         var rows = builder.rows(for: messages)
@@ -322,9 +347,9 @@ public final class ChatViewModel {
         case .skill:
             return TypingRow(
                 sender: .skill, text: strings[.typingStatus], name: nil,
-                avatar: clientConfiguration.botAvatar.map(Avatar.image))
+                avatar: screenOptions.botAvatar.map(Avatar.image))
         case .agent(let details):
-            let avatar = (details?.avatarImage ?? clientConfiguration.agentAvatar).map(Avatar.image)
+            let avatar = (details?.avatarImage ?? screenOptions.agentAvatar).map(Avatar.image)
             return TypingRow(sender: .agent, text: strings[.typingStatus], name: details?.name, avatar: avatar)
         }
     }
@@ -437,8 +462,8 @@ public final class ChatViewModel {
         retriedMessageIds.insert(id)
     }
 
-    func setClientConfiguration(_ configuration: ChatClient.Configuration) {
-        clientConfiguration = configuration
+    func setScreenOptions(_ options: ScreenOptions) {
+        screenOptions = options
         rebuild()
     }
 
@@ -457,11 +482,12 @@ public final class ChatViewModel {
                 case .attachmentTypeNotAllowed: strings[.fileNotSupported]
                 case .attachmentTooLarge: strings[.fileSizeWarning]
                 case .speechUnavailable: strings[.speechUnavailable]
-                case .speechPermissionDenied: strings[.speechPermissionDenied]
-                case .speechUnsupportedLocale: strings[.speechUnsupportedLocale]
+                case "speech.permissionDenied": strings[.speechPermissionDenied]
+                case "speech.unsupportedLocale": strings[.speechUnsupportedLocale]
                 case .speechRecognitionFailed: strings[.speechRecognitionError]
-                case .speechNoSpeech, .speechTooMuchSpeech, .speechEngineFailed, .speechEngineUnavailable:
-                    strings[.speechError]
+                case .speechNoSpeech, .speechTooMuchSpeech: strings[.speechError]
+                // ParleySpeech's codes, by value: a screen links no speech engine.
+                case "speech.engineFailed", "speech.engineUnavailable": strings[.speechError]
                 default: error.message
                 }
             }

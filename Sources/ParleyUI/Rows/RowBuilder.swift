@@ -224,7 +224,7 @@ public struct RowBuilder: Sendable {
         }
     }
 
-    /// `disablePastActions`, as ``ChatClient/isActionEnabled(_:in:)`` applies it: nothing is disabled with `none`
+    /// `disablePastActions`, as `ChatClient.isActionEnabled(_:in:)` applies it: nothing is disabled with `none`
     /// or before the user answered; `postback` disables only postback actions; `all` every action.
     private func isEnabled(_ type: ActionType, answered: Bool) -> Bool {
         guard disablePastActions != .none, answered else { return true }

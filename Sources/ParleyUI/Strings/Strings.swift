@@ -49,7 +49,7 @@ public struct Strings: Sendable, Hashable {
     }
 
     /// The client's default responses for a slow skill in this language, for
-    /// `ChatClient.Configuration.defaultResponseStrings` (the client itself has only Oracle's English ones).
+    /// ``ScreenOptions/defaultResponseStrings`` (the client itself has only Oracle's English ones).
     public var defaultResponseStrings: DefaultResponseStrings {
         DefaultResponseStrings(
             greeting: self[.defaultGreetingMessage], wait: self[.defaultWaitMessage], sorry: self[.defaultSorryMessage])

@@ -237,13 +237,13 @@ extension TerminalChat {
         let sessionV2 = ChatV2Session.Configuration(
             cometURL: comet, serviceName: service, nickname: customer, firstName: parameters["firstName"],
             lastName: parameters["lastName"], subject: parameters["subject"])
-        var configuration = ChatClient.Configuration(url: start, channelId: "genesys")
-        configuration.title = "Genesys chat"
-        configuration.showConnectionStatus = interactive
-        configuration.enableClearMessage = true
-        configuration.enableEndConversation = true
-        if !interactive { configuration.enableTimestamp = false }
-        let conversation = GenesysConversation(configuration: configuration) {
+        var screen = ScreenOptions()
+        screen.title = "Genesys chat"
+        screen.showConnectionStatus = interactive
+        screen.enableClearMessage = true
+        screen.enableEndConversation = true
+        if !interactive { screen.enableTimestamp = false }
+        let conversation = GenesysConversation(screenOptions: screen) {
             switch version {
             case .version1: ChatSession(configuration: session)
             case .version2: ChatV2Session(configuration: sessionV2)

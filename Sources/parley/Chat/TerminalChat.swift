@@ -76,7 +76,7 @@ final class TerminalChat {
             Self.say(
                 "\(model.header.title) — type a message, a number to choose an action, /help for commands, "
                     + "/quit to leave.")
-        } else if await conversation.configuration.initUserHiddenMessage != nil {
+        } else if await (conversation as? ChatClient)?.configuration.initUserHiddenMessage != nil {
             await waitForTurn()  // the answer to the hidden init message
         }
         var input = lines.makeAsyncIterator()

@@ -1,4 +1,5 @@
 import ParleyChatUI
+import ParleyClient
 import SwiftUI
 
 /// Parley's chat screen in an app: `ChatView` over a `ChatViewModel` of a `ChatClient`, connected when the screen

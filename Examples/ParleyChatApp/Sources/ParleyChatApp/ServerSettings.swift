@@ -1,5 +1,6 @@
 import Foundation
 import ParleyChatUI
+import ParleyClient
 
 /// Where the app chats: `parley serve` on the Mac that runs the simulator (`http://localhost:8080`, channel `demo`),
 /// or an Oracle Digital Assistant web channel. Set `PARLEY_URL`, `PARLEY_CHANNEL` and `PARLEY_USER` in the scheme's

@@ -1,30 +1,32 @@
 public import Foundation
 
 /// One conversation with a skill or an agent, whatever the backend: Parley's or Oracle's chat server
-/// (``ChatClient``), a Genesys chat (`GenesysConversation` in ParleyGenesys, Chat API version 1 or 2), or a page of
-/// your own. ParleyUI's `ChatViewModel` and `parley chat` drive any of them the same way.
+/// (ParleyClient's `ChatClient`), a Genesys chat (`GenesysConversation` in ParleyGenesys, Chat API version 1 or 2),
+/// or a page of your own. ParleyUI's `ChatViewModel` and `parley chat` drive any of them the same way; this module
+/// has no transport, so a screen that shows a conversation links none.
 ///
-/// The names are those of ``ChatClient`` (Oracle's `BotsManager`): ``initialize()`` connects, ``destroy()``
-/// disconnects, ``events()`` and ``messages()`` report what happened as ``ChatEvent``s and ``ChatMessage``s, and
-/// ``endChat()`` ends the conversation. What a backend cannot do is in ``capabilities``: calling it fails with
-/// ``ParleyError/Code/unsupportedFeature``, and a screen hides it.
+/// The names are those of Oracle's `BotsManager`: ``initialize()`` connects, ``destroy()`` disconnects,
+/// ``events()`` reports what happened as ``ChatEvent``s, ``transcriptUpdates()`` and ``statusUpdates()`` follow the
+/// transcript and the connection status, and ``endChat()`` ends the conversation. What a backend cannot do is in
+/// ``capabilities``: calling it fails with ``ParleyError/Code/unsupportedFeature``, and a screen hides it. What a
+/// screen obeys (Oracle's user-interface flags) is ``screenOptions``.
 ///
 /// ```swift
-/// let conversation: any Conversation = ChatClient(configuration: configuration)
-/// let events = await conversation.events()
-/// try await conversation.initialize()
-/// try await conversation.send(text: "Order pizza")
-/// for await event in events {
-///     if case .messageReceived(let message) = event { print(message.payload.text ?? "") }
+/// func show(_ conversation: any Conversation) async throws {
+///     let transcript = await conversation.transcriptUpdates()
+///     try await conversation.initialize()
+///     try await conversation.send(text: "Order pizza")
+///     for await messages in transcript {
+///         print(messages.last?.payload.text ?? "")
+///     }
 /// }
 /// ```
 public protocol Conversation: Actor {
     /// What this backend can do beyond sending and receiving text.
     var capabilities: ConversationCapabilities { get }
-    /// The feature flags a screen obeys (Oracle's `BotsConfiguration`); a backend sets those it cannot honour off.
-    var configuration: ChatClient.Configuration { get }
-    /// The connection status.
-    var status: ConnectionStatus { get }
+    /// The flags a screen obeys (the user-interface flags of Oracle's `BotsConfiguration`); a backend sets those it
+    /// cannot honour off.
+    var screenOptions: ScreenOptions { get }
     /// Who is typing, if anyone.
     var typingIndicator: TypingIndicator? { get }
     /// The chat language; `nil` when the skill detects it (or the backend has no languages).
@@ -32,8 +34,13 @@ public protocol Conversation: Actor {
 
     /// A new sequence of every event from now on, in order.
     func events() -> AsyncStream<ChatEvent>
-    /// The conversation so far, oldest first.
-    func messages() -> [ChatMessage]
+    /// A new sequence of the transcript, oldest message first: the transcript now, then again after each change (a
+    /// message sent, received, updated or delivered, the transcript cleared or reloaded). A reader that falls
+    /// behind gets the latest transcript, not every one in between.
+    func transcriptUpdates() -> AsyncStream<[ChatMessage]>
+    /// A new sequence of the connection status: the status now, then each change. A reader that falls behind gets
+    /// the latest status.
+    func statusUpdates() -> AsyncStream<ConnectionStatus>
     /// The live agent's details, when one has the conversation.
     func getAgentDetails() -> AgentSession?
     /// Overrides what the backend says about the live agent (name, avatar, colours).
@@ -77,7 +84,8 @@ public protocol Conversation: Actor {
     /// Ends the conversation; reports ``ChatEvent/chatEnded``.
     func endChat() async throws(ParleyError)
 
-    /// Starts speech input (``ConversationCapabilities/speech``); see ``ChatClient/startRecording()``.
+    /// Starts speech input (``ConversationCapabilities/speech``); ``ChatEvent/recordingChanged(_:)`` and the
+    /// speech events follow.
     func startRecording() async throws(ParleyError)
     /// Stops speech input; the final result follows.
     func stopRecording() async
@@ -87,6 +95,11 @@ public protocol Conversation: Actor {
     func setSpeechSynthesisMuted(_ muted: Bool) async
     /// Whether reading aloud is muted.
     var isSpeechSynthesisMuted: Bool { get }
+
+    /// The app went to the background (a client closes its socket, as Oracle's SDK does).
+    func applicationDidEnterBackground() async
+    /// The app is in the foreground again (a client reconnects and delivers what waited).
+    func applicationWillEnterForeground() async
 }
 
 extension Conversation {
@@ -130,51 +143,35 @@ extension Conversation {
     /// Does nothing: the backend takes no files.
     public func cancelUpload(_ id: String) {}
 
+    /// Does nothing: this backend keeps what it has in the background.
+    public func applicationDidEnterBackground() async {}
+
+    /// Does nothing: this backend kept what it had in the background.
+    public func applicationWillEnterForeground() async {}
+
     /// Fails with ``ParleyError/Code/unsupportedFeature`` unless ``capabilities`` has `capability`.
     public func require(_ capability: ConversationCapabilities, _ what: String) throws(ParleyError) {
         guard capabilities.contains(capability) else {
             throw ParleyError(.unsupportedFeature, "this conversation's backend cannot \(what)")
         }
     }
-}
 
-/// What a ``Conversation``'s backend can do beyond sending and receiving text.
-public struct ConversationCapabilities: OptionSet, Sendable, Hashable {
-    /// The bits.
-    public let rawValue: Int
-    /// A set from its bits.
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    /// Payloads other than text: postbacks, locations, form submissions, events.
-    public static let richMessages = Self(rawValue: 1 << 0)
-    /// File uploads.
-    public static let attachments = Self(rawValue: 1 << 1)
-    /// Telling the other side that the user types.
-    public static let typingStatus = Self(rawValue: 1 << 2)
-    /// Choosing the chat language.
-    public static let languages = Self(rawValue: 1 << 3)
-    /// Ending the conversation from the app.
-    public static let endConversation = Self(rawValue: 1 << 4)
-    /// Speech recognition and synthesis through the backend's speech service.
-    public static let speech = Self(rawValue: 1 << 5)
-    /// The transcript survives the app's restart.
-    public static let durableHistory = Self(rawValue: 1 << 6)
-
-    /// Everything Oracle's protocol offers.
-    public static let all: Self = [
-        .richMessages, .attachments, .typingStatus, .languages, .endConversation, .speech, .durableHistory,
-    ]
-}
-
-extension ChatClient: Conversation {
-    /// Everything, with ``ConversationCapabilities/speech`` through the chat server's speech endpoints or the
-    /// on-device engines of its ``ChatClient/SpeechSetup``; ``ConversationCapabilities/durableHistory`` with a
-    /// `storageFolder`.
-    public var capabilities: ConversationCapabilities {
-        var capabilities: ConversationCapabilities = [
-            .richMessages, .attachments, .typingStatus, .languages, .endConversation, .speech,
-        ]
-        if configuration.storageFolder != nil { capabilities.insert(.durableHistory) }
-        return capabilities
+    /// A new sequence of snapshots, for implementing ``transcriptUpdates()`` and ``statusUpdates()``: `read` now,
+    /// then `read` again after each event for which `changes` is true, from ``events()``. The newest snapshot
+    /// replaces one the reader has not taken yet. The sequence ends when the reader stops reading.
+    public func snapshots<Value: Sendable>(
+        _ read: @escaping @Sendable (isolated Self) -> Value, after changes: @escaping @Sendable (ChatEvent) -> Bool
+    ) -> AsyncStream<Value> {
+        let events = events()
+        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+        continuation.yield(read(self))
+        let following = Task {
+            for await event in events where changes(event) {
+                continuation.yield(read(self))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in following.cancel() }
+        return stream
     }
 }

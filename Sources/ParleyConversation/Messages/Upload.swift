@@ -1,7 +1,7 @@
 import Foundation
 
 /// A file on its way to the chat server, as ``ChatEvent/uploadChanged(_:)`` reports it and
-/// ``ChatClient/uploads()`` lists it.
+/// ChatClient's `uploads()` lists it.
 ///
 /// An upload is kept (with `storageFolder`, on disk: the file's bytes and this record) until the server has the file
 /// and the attachment message is queued in the outbox, so an app that is killed mid-upload uploads the file again
@@ -19,7 +19,7 @@ public struct Upload: Sendable, Hashable, Identifiable {
         case uploaded(Attachment)
         /// It will not be tried again: the server refused it, or every try failed.
         case failed(ParleyError)
-        /// ``ChatClient/cancelUpload(_:)`` stopped it.
+        /// ``Conversation/cancelUpload(_:)`` stopped it.
         case cancelled
 
         /// Whether the upload is over (uploaded, failed or cancelled).
@@ -31,7 +31,7 @@ public struct Upload: Sendable, Hashable, Identifiable {
         }
     }
 
-    /// The upload's id (``ChatClient/cancelUpload(_:)`` takes it).
+    /// The upload's id (``Conversation/cancelUpload(_:)`` takes it).
     public var id: String
     /// The file's name.
     public var fileName: String
