@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.iOS(.v17), .macOS(.v14)],
     products: [
         .library(name: "ParleyCore", targets: ["ParleyCore"]),
+        .library(name: "ParleyConversation", targets: ["ParleyConversation"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .library(name: "ParleySkills", targets: ["ParleySkills"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
@@ -56,11 +57,16 @@ let package = Package(
         // Wire model: payloads, actions, envelopes, JSONValue, errors; and the virtual clock and seeded random
         // generator that client tests and voice-flow simulations share. No package dependencies.
         .target(name: "ParleyCore"),
+        // What a chat screen needs of a conversation, without a transport: the Conversation protocol, messages,
+        // events, capabilities, connection status, typing and the screen options. ChatClient and the Genesys chat
+        // implement it; ParleyUI shows it.
+        .target(name: "ParleyConversation", dependencies: ["ParleyCore"]),
         // Headless chat client (filled by issue 4).
         .target(
             name: "ParleyClient",
             dependencies: [
                 "ParleyCore",
+                "ParleyConversation",
                 // Speech input and read-aloud (issue 21): ParleySpeech guards its program-running engines, so an iOS
                 // app links no Subprocess through it.
                 "ParleySpeech",
@@ -149,7 +155,8 @@ let package = Package(
         // framework, only Observation, so it is tested on Linux; the strings are `.strings` files copied as they are
         // and read by ParleyUI itself (see docs/ui.md, "Strings").
         .target(
-            name: "ParleyUI", dependencies: ["ParleyCore", "ParleyClient"], resources: [.copy("Resources/Strings")]),
+            name: "ParleyUI", dependencies: ["ParleyCore", "ParleyConversation"],
+            resources: [.copy("Resources/Strings")]),
         // SwiftUI and UIKit views over ParleyUI's model, and a WKWebView host for the widget (issue 22). Apple only:
         // every file is behind `#if canImport(SwiftUI)` / `canImport(UIKit)` / `canImport(WebKit)`, so on Linux it
         // compiles to nothing but its re-export; no Apple toolchain runs in CI (docs/ios.md).
@@ -251,7 +258,8 @@ let package = Package(
         ),
         // Genesys Mobile Services: callback push dialogs, a Bayeux client, GMS chat (issue 9). A client library an
         // app links: no server, no Hummingbird.
-        .target(name: "ParleyGenesys", dependencies: ["ParleyCore", "ParleyClient"]),
+        // A Genesys chat is a Conversation of its own: it links neither the ODA chat client nor speech.
+        .target(name: "ParleyGenesys", dependencies: ["ParleyCore", "ParleyConversation"]),
         // A Genesys Mobile Services simulator (callback dialogs, Chat API v1 with a scripted agent, Bayeux long
         // polling on ParleyGenesys's typed BayeuxMessage): Hummingbird routes under /genesys that `parley serve --gms`
         // mounts on the chat server. The chat server itself knows nothing of GMS.
