@@ -211,6 +211,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // An app's own Swift skill in the embedded server, as docs/skills.md ("Skills in Swift") shows it:
+        // `swift run SkillServer`. Not a product.
+        .executableTarget(name: "SkillServer", dependencies: ["ParleyServer"], path: "Examples/SkillServer"),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleySkillsTests", dependencies: ["ParleySkills"]),
         .testTarget(
@@ -277,10 +280,22 @@ let package = Package(
             dependencies: [
                 "ParleyGenesys", "ParleyGMSSimulator", "ParleyServer", "ParleyServerTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The Python peers run to their end awaited (see ParleyCLITests).
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             exclude: ["Peers"]
         ),
-        .testTarget(name: "ParleyCLITests", dependencies: ["parley", "ParleyServerTesting", "ParleyUI"]),
+        .testTarget(
+            name: "ParleyCLITests",
+            dependencies: [
+                "parley", "ParleyServerTesting", "ParleyUI",
+                // The programs a test runs to their end (`parley decode`, openssl, curl) are awaited, never waited
+                // for on a thread: a blocked thread of Swift's cooperative pool (two on a two-core machine) can stall
+                // every other test.
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .testTarget(
             name: "ParleyVoiceFlowTests",
             dependencies: ["ParleyVoiceFlow", "ParleySpeech", .product(name: "Logging", package: "swift-log")],

@@ -30,16 +30,20 @@ import ServiceLifecycle
 ///     the data folder either way.
 ///   - cluster: The other nodes on the same store, for a cluster of servers (`PostgresCluster` in the ParleyPostgres
 ///     product, on the database of a `PostgresConversationStore`); nil (the default) for a single server.
+///   - skills: The app's own skills, by the name a channel's `skill` gives (`"skill": "orders"` in the configuration
+///     file, ``SkillReference/named(_:)``); `demo` and `echo` name the built-in ones and cannot be taken. See
+///     docs/skills.md, "Skills in Swift".
 ///   - logger: Where to log.
 ///   - routes: Further routes the application serves, such as the GMS simulator (see ``ServerRoutes``).
 ///   - onServerRunning: Called with the port once the server listens (useful with port 0).
-/// - Throws: When storage cannot be opened or a channel's skill cannot be loaded; a `ParleyError` with code
+/// - Throws: When storage cannot be opened or a channel's skill cannot be loaded (code `decode.invalidValue` for a
+///   name no skill has); a `ParleyError` with code
 ///   `server.dataFolderLocked` when another server holds the data folder, and with code
 ///   `server.resourceUnreadable` when a page the server ships (the agent console) cannot be read.
 public func buildApplication(
     configuration: ServerConfiguration, store: (any ConversationStore)? = nil,
     sessionBindings: (any SessionBindingStore)? = nil, attachments: (any AttachmentStore)? = nil,
-    cluster: (any Cluster)? = nil,
+    cluster: (any Cluster)? = nil, skills appSkills: [String: any Skill] = [:],
     logger: Logger = Logger(label: "parley.server"),
     routes: [any ServerRoutes] = [],
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -56,9 +60,13 @@ public func buildApplication(
     let sessions = SessionSecrets(
         bindings: try sessionBindings ?? SQLiteSessionBindings(dataDirectory: configuration.dataDirectory),
         clock: configuration.clock)
+    if let reserved = appSkills.keys.first(where: { ["demo", "echo"].contains($0) }) {
+        throw ParleyError(
+            .invalidValue, "the skill name \"\(reserved)\" is the built-in skill's; give the app's another")
+    }
     var skills: [String: any Skill] = [:]
     for channel in configuration.channels {
-        skills[channel.id] = MeasuredSkill(base: try channel.skill.load(), metrics: metrics)
+        skills[channel.id] = MeasuredSkill(base: try channel.skill.load(appSkills: appSkills), metrics: metrics)
     }
     let hub = ChatHub(
         store: store, skills: skills, channels: configuration.channels, logger: logger, clock: configuration.clock,

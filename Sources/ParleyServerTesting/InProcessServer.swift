@@ -28,6 +28,7 @@ public struct InProcessServer: Sendable {
     ///     test a restart).
     ///   - configure: Changes to the rest of the server configuration.
     ///   - store: Where conversations are kept; the SQLite store in `dataDirectory` when `nil`.
+    ///   - skills: The app's own skills, by the name a channel's ``SkillReference/named(_:)`` gives.
     ///   - routes: Further routes the server serves, such as the GMS simulator of `ParleyGMSSimulator`.
     ///   - logLevel: The server's log level; the `PARLEY_TEST_LOG` environment variable wins when set.
     ///   - body: The test, given the running server.
@@ -35,7 +36,7 @@ public struct InProcessServer: Sendable {
     public static func run<Result: Sendable>(
         channels: [ChannelConfiguration], dataDirectory: URL? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }, store: (any ConversationStore)? = nil,
-        routes: [any ServerRoutes] = [],
+        skills: [String: any Skill] = [:], routes: [any ServerRoutes] = [],
         logLevel: Logger.Level = .warning,
         _ body: (InProcessServer) async throws -> Result
     ) async throws -> Result {
@@ -47,9 +48,9 @@ public struct InProcessServer: Sendable {
         var logger = Logger(label: "parley.test")
         logger.logLevel =
             ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? logLevel
-        let app = try await buildApplication(configuration: configuration, store: store, logger: logger, routes: routes)
-        {
-            port in
+        let app = try await buildApplication(
+            configuration: configuration, store: store, skills: skills, logger: logger, routes: routes
+        ) { port in
             portContinuation.yield(port)
         }
         let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))

@@ -4,32 +4,28 @@ public import Logging
 import NIOConcurrencyHelpers
 import ServiceLifecycle
 
-/// Routes what users send to their channel's skill, stores both sides, and sends every reply to
-/// all of the user's open sockets.
+/// Routes: stores what users send and has their conversations' turns answered (``ConversationTurns``), and sends
+/// every stored message to all of the user's open sockets, and live agents' frames to their consoles.
 ///
-/// An input is stored first, as pending (and, with Parley's extension, acknowledged); the skill then answers the
+/// An input is stored first, as pending (and, with Parley's extension, acknowledged); the turns then answer the
 /// conversation's pending inputs one at a time, in the order they were stored, whichever socket they came from.
-/// Different conversations run concurrently. Inputs left pending by a stopped server are answered by the next one
-/// (``recoverPendingInputs()``).
+/// Inputs left pending by a stopped server are answered by the next one (``recoverPendingInputs()``).
 ///
 /// The actor holds only the routing state (sockets and what they were sent, agent sockets). Storing, answering and
 /// encoding run in the socket's or the conversation's own task, off the actor, so that one conversation's database
-/// work does not queue every other conversation behind it. Which conversations are being answered is kept under a
-/// lock (`Drains`), not on the actor: it changes three times per message, and a hop to a busy actor costs a
-/// suspension and a wake-up where a lock costs nanoseconds (docs/performance.md).
+/// work does not queue every other conversation behind it.
 ///
-/// With a ``Cluster`` (several nodes on one shared store), a node answers a conversation only while it holds the
-/// conversation's turns (``Cluster/claimTurns(of:)``), announces every reply it stores, and sends its sockets what
-/// other nodes stored, read from the store by outbound number: each socket gets each message once, in order, from
-/// whichever node stored it.
+/// With a ``Cluster`` (several nodes on one shared store), a node announces every reply it stores, and sends its
+/// sockets what other nodes stored, read from the store by outbound number: each socket gets each message once, in
+/// order, from whichever node stored it.
 public actor ChatHub {
     let store: any ConversationStore
     /// The other nodes, when there are any.
     let cluster: (any Cluster)?
     /// Whether the node is draining (a graceful stop, see ``ParleyApplication``).
     nonisolated let drainSwitch = DrainSwitch()
-    private let skills: [String: any Skill]
-    private let channels: [String: ChannelConfiguration]
+    /// The turns: each stored input answered by the channel's skill or the conversation's agent.
+    nonisolated let turns: ConversationTurns
     let logger: Logger
     /// The server's clock: the dates of stored messages and of `createdOn`, and each turn's `SkillContext/now`.
     let clock: ServerClock
@@ -57,15 +53,6 @@ public actor ChatHub {
 
     private(set) var sockets: [ConversationKey: [UUID: Socket]] = [:]
     private var deliveries: [ConversationKey: Delivery] = [:]
-    /// Which conversations are being answered, and which must be looked at again.
-    private struct Drains {
-        var requested: Set<ConversationKey> = []
-        var running: [ConversationKey: Task<Void, Never>] = [:]
-        /// Conversations whose turns another node holds, with how many times this node asked again.
-        var busyRetries: [ConversationKey: Int] = [:]
-    }
-
-    private nonisolated let drains = NIOLockedValueBox(Drains())
     /// How many sockets each conversation has open here, readable without a hop to the actor: an input is fanned out
     /// to the user's other sockets (``fanOut(_:sequence:of:from:)``) only when there are some.
     private nonisolated let socketCounts = NIOLockedValueBox<[ConversationKey: Int]>([:])
@@ -96,8 +83,10 @@ public actor ChatHub {
         self.pageSize = max(pageSize, 1)
         self.store = store
         self.cluster = cluster
-        self.skills = skills
-        self.channels = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.turns = ConversationTurns(
+            store: store, cluster: cluster, skills: skills,
+            channels: Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }), clock: clock,
+            logger: logger, metrics: metrics)
         self.logger = logger
         self.clock = clock
     }
@@ -146,8 +135,8 @@ public actor ChatHub {
     public func recoverPendingInputs() async {
         do {
             // Only channels this node serves: nodes of a cluster may be configured with different channels.
-            for key in try await store.conversationsWithPendingInputs() where skills[key.channelId] != nil {
-                requestDrain(key, retryWhenBusy: false)
+            for key in try await store.conversationsWithPendingInputs() where turns.serves(key.channelId) {
+                turns.request(key, retryWhenBusy: false, output: self)
             }
         } catch {
             logger.error("cannot look for pending inputs: \(error)")
@@ -157,9 +146,7 @@ public actor ChatHub {
     /// Waits until the inputs being answered are answered (and stored), for a graceful stop: a server that is
     /// restarted gracefully never makes a skill answer an input twice.
     public func finishAnswering() async {
-        while let drainer = drains.withLockedValue({ $0.running.values.first }) {
-            await drainer.value
-        }
+        await turns.finish()
     }
 
     /// On graceful shutdown, lets the hub finish what it is answering (after the drain closed the sockets, see
@@ -221,7 +208,7 @@ public actor ChatHub {
         if case .message(let message) = input {
             await fanOut(message, sequence: received.sequence, of: key, from: socket)
         }
-        requestDrain(key, retryWhenBusy: true)
+        turns.request(key, retryWhenBusy: true, output: self)
         return received
     }
 
@@ -275,172 +262,6 @@ public actor ChatHub {
         outbox.send(message.jsonString())
     }
 
-    /// Makes sure the conversation's pending inputs get answered, by one task per conversation. In a cluster, when
-    /// another node holds the conversation's turns and `retryWhenBusy`, this node asks again a few times: that node
-    /// answers what it finds pending before it lets go, but an input stored just as it let go would otherwise wait
-    /// for the next sweep (``recoverPendingInputs()``).
-    private nonisolated func requestDrain(_ key: ConversationKey, retryWhenBusy: Bool) {
-        let clustered = cluster != nil
-        drains.withLockedValue { drains in
-            if retryWhenBusy, clustered { drains.busyRetries[key] = drains.busyRetries[key] ?? 0 }
-            drains.requested.insert(key)
-            guard drains.running[key] == nil else { return }
-            // Detached: a task started from a socket's task would copy its task-local values, which a drain never
-            // reads (an allocation per message).
-            drains.running[key] = Task.detached { await self.drain(key) }
-        }
-    }
-
-    /// Another node holds the conversation's turns: asks again later, up to ``maxBusyRetries`` times.
-    private nonisolated func busy(_ key: ConversationKey) {
-        let retry = drains.withLockedValue { drains -> Bool in
-            guard let tries = drains.busyRetries[key], tries < Self.maxBusyRetries else {
-                drains.busyRetries[key] = nil
-                return false
-            }
-            drains.busyRetries[key] = tries + 1
-            return true
-        }
-        guard retry else { return }
-        Task { @concurrent in
-            try? await clock.sleep(for: Self.busyRetryDelay)
-            requestDrain(key, retryWhenBusy: false)
-        }
-    }
-
-    /// How often, and how far apart, a node asks again for a conversation another node answers.
-    static let maxBusyRetries = 20
-    static let busyRetryDelay = Duration.milliseconds(100)
-
-    /// Takes the conversation's drain request; when there is none, its drainer is done (in the same step, so that a
-    /// request arriving later starts a new one).
-    private nonisolated func takeDrainRequest(_ key: ConversationKey) -> Bool {
-        drains.withLockedValue { drains in
-            if drains.requested.remove(key) != nil { return true }
-            drains.running[key] = nil
-            return false
-        }
-    }
-
-    private nonisolated func drain(_ key: ConversationKey) async {
-        while takeDrainRequest(key) {
-            if let cluster {
-                guard await cluster.claimTurns(of: key) else {
-                    busy(key)
-                    continue
-                }
-                claimed(key)
-            }
-            do {
-                // The oldest pending input with the conversation as it stands (SQLiteConversationStore answers from
-                // memory), until none is left: each answer marks its input answered or throws.
-                while let pending = try await store.pending(for: key), let input = pending.inputs.first {
-                    do {
-                        try await answer(input, in: pending.conversation)
-                    } catch let error as ParleyError where error.code == .storeInputAnswered {
-                        // Another node answered it meanwhile (it held the turns while this node could not reach the
-                        // database): its answer stands, this one is dropped.
-                        logger.info("input \(input.sequence) of \(key) was answered by another node")
-                    }
-                }
-            } catch {
-                logger.error("conversation \(key) failed: \(error)")
-                let failure = ParleyError(.internalError, "the server could not answer this message; it is kept")
-                metrics.errorSent(failure.code)
-                await broadcast(unstored: [SkillMessage(payload: .error(failure), userId: key.userId)], to: key)
-            }
-            await cluster?.releaseTurns(of: key)
-        }
-    }
-
-    private nonisolated func claimed(_ key: ConversationKey) {
-        _ = drains.withLockedValue { $0.busyRetries.removeValue(forKey: key) }
-    }
-
-    /// Has the skill (or the conversation's agent) answer one input.
-    private nonisolated func answer(_ input: StoredMessage, in conversation: StoredConversation) async throws {
-        let key = conversation.key
-        let date = clock.now()
-        guard case .user(let frame) = input.frame else {  // never stored as pending; answered with nothing
-            _ = try await store.answer(input.sequence, with: [], state: conversation.state, in: conversation, at: date)
-            return
-        }
-        let skillInput: SkillInput
-        let requestId: String?
-        switch frame {
-        case .message(let message):
-            skillInput = .message(message.payload)
-            requestId = message.requestId
-        case .profile(let update):
-            skillInput = .profile(update.profile)
-            requestId = nil
-        }
-        if let handOff = conversation.handOff {
-            if case .message(let payload) = skillInput, payload.type == .closeSession {
-                await endHandOff(key, notice: "the user ended the conversation")
-            } else {
-                // Live agents have the conversation: the input goes to its agent (once joined), not the skill.
-                _ = try await store.answer(
-                    input.sequence, with: [], state: conversation.state, in: conversation, at: date)
-                if let name = handOff.agent?.name {
-                    await forwardToAgent(frame.jsonValue, sequence: input.sequence, of: key, agent: name)
-                }
-                return
-            }
-        }
-        var state = conversation.state
-        var notices: [MessagePayload] = []
-        if let unreadable = conversation.unreadableState {
-            // Never a silent reset: the operator reads why, the user reads that the conversation starts again.
-            logger.error("the stored state of \(key) cannot be read; the conversation starts again: \(unreadable)")
-            notices.append(
-                .error(ParleyError(.skillStateUnreadable, "this conversation could not be resumed; it starts again")))
-        } else if let channel = channels[key.channelId], conversation.lastOutbound > 0,
-            date.timeIntervalSince(conversation.updatedAt) > Double(channel.sessionExpiryMinutes) * 60
-        {
-            state = ConversationState()
-        }
-        let context = SkillContext(
-            channelId: key.channelId, userId: key.userId,
-            turn: SkillContext.Turn(
-                messageId: "\(key.channelId)/\(key.userId)/\(input.sequence)", sequence: input.sequence,
-                clientMessageId: input.clientMessageId),
-            state: state, now: date)
-        let response = await respond(to: skillInput, in: context)
-        state = response.state(after: state)
-        if case .profile(let profile) = skillInput {
-            // The server keeps the profile whatever the skill does with it (a skill that merged it already finds
-            // the same profile).
-            state.profile = state.profile.map { $0.updated(with: profile) } ?? profile
-        }
-        let payloads = notices + response.messages
-        let replies = payloads.enumerated().map { index, payload in
-            SkillMessage(
-                payload: payload, source: .bot, userId: key.userId, msgId: UUID.random().uuidString.lowercased(),
-                endOfTurn: index == payloads.count - 1 ? true : nil, requestId: requestId,
-                createdOn: .string(date.formatted(.iso8601WithMilliseconds)))
-        }
-        let stored = try await store.answer(input.sequence, with: replies, state: state, in: conversation, at: date)
-        await broadcast(stored, to: key)
-        if response.handOff { await queueForAgent(key) }
-    }
-
-    /// The skill's response; one error payload, with the state unchanged, when the skill throws.
-    private nonisolated func respond(to input: SkillInput, in context: SkillContext) async -> SkillResponse {
-        guard let skill = skills[context.channelId] else {
-            return SkillResponse(
-                messages: [.error(ParleyError(.skillFailed, "channel \"\(context.channelId)\" has no skill"))])
-        }
-        do {
-            return try await skill.respond(to: input, in: context)
-        } catch {
-            logger.error("skill of channel \(context.channelId) failed: \(error)")
-            let failure =
-                (error as? ParleyError) ?? ParleyError(.skillFailed, "the skill failed: \(error)", underlying: error)
-            return SkillResponse(messages: [.error(failure)])
-        }
-    }
-
     /// Queues stored messages for every open socket of the conversation, never waiting for one that reads slowly
     /// (see ``SocketOutbox``); sockets without Parley's extension get them without `sequence`, as the Oracle
     /// protocol has it. In a cluster, the other nodes are told.
@@ -473,7 +294,7 @@ public actor ChatHub {
     }
 }
 
-extension ChatHub {
+extension ChatHub: TurnOutput {
     /// The open sockets of a conversation, to write to outside the actor.
     private func sockets(of key: ConversationKey) -> [Socket] {
         sockets[key].map { Array($0.values) } ?? []

@@ -156,12 +156,15 @@ public enum SkillReference: JSONConvertible, Codable, Hashable {
     case webhook(String)
     /// Replies with what the user sent (for tests and benchmarks).
     case echo
+    /// A skill the app that embeds the server registers under this name (`buildApplication(configuration:skills:)`).
+    case named(String)
 
-    /// Decodes `"demo"`, `"echo"`, `{"file": PATH}` or `{"webhook": URL}`.
+    /// Decodes `"demo"`, `"echo"`, the name of an app's skill, `{"file": PATH}` or `{"webhook": URL}`.
     public init(json: JSONValue) throws(ParleyError) {
         switch json {
         case "demo": self = .demo
         case "echo": self = .echo
+        case .string(let name) where !name.isEmpty: self = .named(name)
         case .object(let object) where object.count == 1:
             if let path = object["file"]?.stringValue {
                 self = .file(path)
@@ -172,7 +175,9 @@ public enum SkillReference: JSONConvertible, Codable, Hashable {
             }
         default:
             throw ParleyError(
-                .invalidValue, "a skill is \"demo\", \"echo\", {\"file\": PATH} or {\"webhook\": URL}",
+                .invalidValue,
+                "a skill is \"demo\", \"echo\", the name of a skill the app registers, {\"file\": PATH} or "
+                    + "{\"webhook\": URL}",
                 path: JSONPath())
         }
     }
@@ -184,6 +189,7 @@ public enum SkillReference: JSONConvertible, Codable, Hashable {
         case .echo: "echo"
         case .file(let path): ["file": .string(path)]
         case .webhook(let url): ["webhook": .string(url)]
+        case .named(let name): .string(name)
         }
     }
 }

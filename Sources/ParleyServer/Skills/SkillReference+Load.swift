@@ -1,14 +1,26 @@
 import Foundation
 
 extension SkillReference {
-    /// The skill this reference names, loaded and checked.
-    func load() throws -> any Skill {
+    /// The skill this reference names, loaded and checked; a named skill is looked up in `appSkills`.
+    func load(appSkills: [String: any Skill]) throws -> any Skill {
         switch self {
+        case .named(let name): try Self.appSkill(named: name, in: appSkills)
         case .demo: try ScriptedSkill.pizzaDemo()
         case .echo: EchoSkill()
         case .file(let path): try ScriptedSkill(contentsOf: URL(fileURLWithPath: path))
         case .webhook(let url): try WebhookSkill(url: url)
         }
+    }
+
+    private static func appSkill(named name: String, in appSkills: [String: any Skill]) throws -> any Skill {
+        guard let skill = appSkills[name] else {
+            let known = appSkills.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            throw ParleyError(
+                .invalidValue,
+                "no skill is named \"\(name)\": the built-in skills are \"demo\" and \"echo\""
+                    + (known.isEmpty ? "; the app registers none" : "; the app registers \(known)"))
+        }
+        return skill
     }
 }
 
