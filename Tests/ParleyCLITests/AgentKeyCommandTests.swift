@@ -33,7 +33,7 @@ struct AgentKeyCommandTests {
             let commandLine = try String(contentsOfFile: "/proc/\(server.pid)/cmdline", encoding: .utf8)
             #expect(!commandLine.contains(Self.key), "the key is not in the process's arguments")
         #endif
-        let minted = try DecodeCommandTests().parley(["token", "--agent", "Ava", "--secret-file", keyFile.path])
+        let minted = try await DecodeCommandTests().parley(["token", "--agent", "Ava", "--secret-file", keyFile.path])
         #expect(minted.status == 0, "\(minted.output)")
         try await Self.expectSignIn(port: server.port, token: minted.output, as: "Ava")
     }
@@ -46,7 +46,7 @@ struct AgentKeyCommandTests {
             environment: ["PARLEY_AGENT_KEY": Self.key])
         defer { server.stop() }
         #expect(server.output.contains("agent console:"))
-        let minted = try Self.parley(["token", "--agent", "Bea"], environment: ["PARLEY_AGENT_KEY": Self.key])
+        let minted = try await Self.parley(["token", "--agent", "Bea"], environment: ["PARLEY_AGENT_KEY": Self.key])
         #expect(minted.status == 0, "\(minted.output)")
         let claims = try AgentToken.verify(
             minted.output.trimmingCharacters(in: .whitespacesAndNewlines), key: Self.key, now: Date())
@@ -60,18 +60,18 @@ struct AgentKeyCommandTests {
         await withKey.close()
     }
 
-    @Test func anAgentTokenNeedsTheKeyAndLivesAtMostADay() throws {
-        let noKey = try Self.parley(["token", "--agent", "Ava"], environment: [:])
+    @Test func anAgentTokenNeedsTheKeyAndLivesAtMostADay() async throws {
+        let noKey = try await Self.parley(["token", "--agent", "Ava"], environment: [:])
         #expect(noKey.status != 0)
         #expect(noKey.output.contains("the agent key is needed"), "\(noKey.output)")
-        let tooLong = try Self.parley(
+        let tooLong = try await Self.parley(
             ["token", "--agent", "Ava", "--ttl", "2d"], environment: ["PARLEY_AGENT_KEY": "k"])
         #expect(tooLong.status != 0)
         #expect(tooLong.output.contains("at most 24h"), "\(tooLong.output)")
-        let both = try Self.parley(
+        let both = try await Self.parley(
             ["token", "--agent", "Ava", "--channel", "c", "--user", "u", "--secret", "s"], environment: [:])
         #expect(both.status != 0)
-        let empty = try Self.parley(["serve", "--agent-key", ""], environment: [:])
+        let empty = try await Self.parley(["serve", "--agent-key", ""], environment: [:])
         #expect(empty.status != 0)
         #expect(empty.output.contains("--agent-key must not be empty"), "\(empty.output)")
     }
@@ -93,19 +93,8 @@ struct AgentKeyCommandTests {
     }
 
     /// Runs `parley` with `arguments` and exactly `environment` (plus PATH and HOME); its status and output.
-    static func parley(_ arguments: [String], environment: [String: String]) throws -> DecodeCommandTests.Run {
-        let process = Process()
-        process.executableURL = DecodeCommandTests.productsDirectory.appendingPathComponent("parley")
-        process.arguments = arguments
-        process.environment = Self.baseEnvironment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return DecodeCommandTests.Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    static func parley(_ arguments: [String], environment: [String: String]) async throws -> DecodeCommandTests.Run {
+        try await DecodeCommandTests().parley(arguments, environment: Self.baseEnvironment.merging(environment) { $1 })
     }
 
     static var baseEnvironment: [String: String] {

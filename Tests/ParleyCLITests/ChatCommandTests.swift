@@ -8,13 +8,8 @@ import Testing
 /// `parley chat` driven through a pipe, as a script drives it, and the renderer on every payload type.
 @Suite("parley chat", .serialized, .timeLimit(.minutes(2)))
 struct ChatCommandTests {
-    /// Runs `parley` off the cooperative threads (it blocks until the process ends).
     func parley(_ arguments: [String], input: String) async throws -> DecodeCommandTests.Run {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try DecodeCommandTests().parley(arguments, input: input) })
-            }
-        }
+        try await DecodeCommandTests().parley(arguments, input: input)
     }
 
     @Test func aPipedOrderPrintsThePizzaCardsAndFollowsANumberedChoice() async throws {

@@ -8,33 +8,12 @@ import Testing
 /// `parley chat --voice` through a pipe: a sound file as the microphone, PocketSphinx in the process, the real server.
 @Suite("parley chat --voice", .serialized, .timeLimit(.minutes(2)))
 struct ChatVoiceTests {
-    /// Runs `parley` with `environment` added, off the cooperative threads; standard output and error together.
+    /// Runs `parley` with `environment` added; standard output and error together.
     func parley(_ arguments: [String], input: String, environment: [String: String]) async throws
         -> DecodeCommandTests.Run
     {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = DecodeCommandTests.productsDirectory.appendingPathComponent("parley")
-                        process.arguments = arguments
-                        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-                        let output = Pipe()
-                        process.standardOutput = output
-                        process.standardError = output
-                        let stdin = Pipe()
-                        process.standardInput = stdin
-                        try process.run()
-                        stdin.fileHandleForWriting.write(Data(input.utf8))
-                        try stdin.fileHandleForWriting.close()
-                        let data = output.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return DecodeCommandTests.Run(
-                            status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
-                    })
-            }
-        }
+        try await DecodeCommandTests().parley(
+            arguments, input: input, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
     }
 
     /// `device`: PocketSphinx and espeak-ng in the `parley` process; `server`: the server's speech socket and TTS.

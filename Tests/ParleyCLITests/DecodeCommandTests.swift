@@ -1,4 +1,6 @@
 import Foundation
+import Subprocess
+import SystemPackage
 import Testing
 
 /// Runs the built `parley` executable, as a user would.
@@ -22,33 +24,35 @@ struct DecodeCommandTests {
         let output: String
     }
 
-    func parley(_ arguments: [String], input: String? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent("parley")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let stdin = Pipe()
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    /// Runs `parley` to its end, its standard error merged into its output, with `input` on its standard input and
+    /// `environment` (by default this process's). Awaited, not waited for: no thread is blocked meanwhile.
+    func parley(_ arguments: [String], input: String = "", environment: [String: String]? = nil) async throws -> Run {
+        let executable = Executable.path(FilePath(Self.productsDirectory.appendingPathComponent("parley").path))
+        let custom = environment.map { variables in
+            Environment.custom(
+                Dictionary(uniqueKeysWithValues: variables.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
+        }
+        let result = try await Subprocess.run(
+            executable, arguments: Arguments(arguments), environment: custom ?? .inherit, input: .string(input),
+            output: .string(limit: 16 << 20), error: .combinedWithOutput)
+        let status: Int32 =
+            switch result.terminationStatus {
+            case .exited(let code): code
+            case .signaled(let signal): 128 + signal
+            }
+        return Run(status: status, output: result.standardOutput)
     }
 
-    @Test func summarisesAndReencodesAServerFrame() throws {
+    @Test func summarisesAndReencodesAServerFrame() async throws {
         let file = Self.fixtures.appendingPathComponent("seed/SkillMessage.card.horizontal-pizzas.json").path
-        let run = try parley(["decode", file])
+        let run = try await parley(["decode", file])
         #expect(run.status == 0)
         #expect(run.output.hasPrefix("\(file): BOT message: card — 2 horizontal card(s), 1 action(s)\n{\n"))
         #expect(run.output.contains(#""title": "Cheese Pizza""#))
     }
 
-    @Test func reportsErrorsWithCodeAndPathAndFails() throws {
-        let run = try parley(
+    @Test func reportsErrorsWithCodeAndPathAndFails() async throws {
+        let run = try await parley(
             ["decode", "--from", "client", "--lines", "--quiet"],
             input: """
                 {"state":{"type":"ping"}}
@@ -66,9 +70,9 @@ struct DecodeCommandTests {
                 """)
     }
 
-    @Test func theSeedsMalformedExampleIsPinpointed() throws {
+    @Test func theSeedsMalformedExampleIsPinpointed() async throws {
         let file = Self.fixtures.appendingPathComponent("malformed/Action.url.seed-trailing-comma.json").path
-        let run = try parley(["decode", "--quiet", file])
+        let run = try await parley(["decode", "--quiet", file])
         #expect(run.status == 1)
         #expect(
             run.output.contains(

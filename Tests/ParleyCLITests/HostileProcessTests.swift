@@ -96,8 +96,8 @@ struct HostileProcessTests {
     }
 
     @Test(arguments: ["1e300", "inf", "-5", "0", "nan", "1e-300"])
-    func parleyTokenRefusesATimeToLiveThatIsNotASanePositiveDuration(_ ttl: String) throws {
-        let run = try DecodeCommandTests().parley([
+    func parleyTokenRefusesATimeToLiveThatIsNotASanePositiveDuration(_ ttl: String) async throws {
+        let run = try await DecodeCommandTests().parley([
             "token", "--channel", "c", "--secret", "s", "--user", "u", "--ttl=\(ttl)",
         ])
         #expect(run.status != 0, "--ttl \(ttl) minted: \(run.output)")
@@ -108,10 +108,10 @@ struct HostileProcessTests {
     /// `parley serve --user-storage-quota` takes a positive whole number of bytes; anything else ends the command
     /// before it serves, naming the option.
     @Test(arguments: ["0", "-5", "1e300", "99999999999999999999999", "2.5", "lots"])
-    func parleyServeRefusesAStorageQuotaThatIsNotAPositiveNumberOfBytes(_ quota: String) throws {
+    func parleyServeRefusesAStorageQuotaThatIsNotAPositiveNumberOfBytes(_ quota: String) async throws {
         let data = temporaryDataFolder("hostile-quota")
         defer { try? FileManager.default.removeItem(at: data) }
-        let run = try DecodeCommandTests().parley([
+        let run = try await DecodeCommandTests().parley([
             "serve", "--port", "0", "--data", data.path, "--user-storage-quota=\(quota)",
         ])
         #expect(run.status != 0, "--user-storage-quota \(quota) served: \(run.output)")

@@ -8,8 +8,8 @@ import Testing
 /// `parley serve` and `parley token`, run as a user runs them.
 @Suite("parley serve and parley token", .serialized, .timeLimit(.minutes(2)))
 struct ServeCommandTests {
-    @Test func tokenMintsAVerifiableToken() throws {
-        let run = try DecodeCommandTests().parley([
+    @Test func tokenMintsAVerifiableToken() async throws {
+        let run = try await DecodeCommandTests().parley([
             "token", "--channel", "ch1", "--secret", "s3cret", "--user", "ann", "--ttl", "1h",
         ])
         #expect(run.status == 0)
@@ -23,7 +23,7 @@ struct ServeCommandTests {
         #expect(claims["userId"] as? String == "ann")
         let issued = try #require(claims["iat"] as? Double)
         #expect(claims["exp"] as? Double == issued + 3600)
-        let bad = try DecodeCommandTests().parley([
+        let bad = try await DecodeCommandTests().parley([
             "token", "--channel", "c", "--secret", "s", "--user", "u", "--ttl", "soon",
         ])
         #expect(bad.status != 0)
@@ -32,55 +32,28 @@ struct ServeCommandTests {
 
     @Test func serveWithNoFlagsServesTheDemoAndPrintsItsChannel() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-serve-\(UUID())")
-        let process = Process()
-        process.executableURL = DecodeCommandTests.productsDirectory.appendingPathComponent("parley")
-        process.arguments = ["serve", "--port", "0", "--data", data.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        var banner = ""
-        while !banner.contains("channelId=demo") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
+        let server = try await ServerProcess.start(["--port", "0", "--data", data.path])
+        let banner = server.output
         #expect(banner.contains("Parley is listening on http://127.0.0.1:"))
         #expect(banner.contains("channel demo (open): ws://127.0.0.1:"))
-        let port = try #require(banner.split(separator: "http://127.0.0.1:").dropFirst().first?.prefix { $0.isNumber })
+        #expect(banner.contains("channelId=demo"))
+        let port = try await server.listeningPort()
         let (body, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self) == "ok")
+        try await server.stop()
     }
 
     @Test func serveWithGMSServesTheSimulator() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-serve-\(UUID())")
-        let process = Process()
-        process.executableURL = DecodeCommandTests.productsDirectory.appendingPathComponent("parley")
-        process.arguments = ["serve", "--gms", "--port", "0", "--data", data.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        var banner = ""
-        while !banner.contains("/genesys/cometd") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(banner.contains("GMS simulator: http://127.0.0.1:"))
-        let port = try #require(banner.split(separator: "http://127.0.0.1:").dropFirst().first?.prefix { $0.isNumber })
+        let server = try await ServerProcess.start(["--gms", "--port", "0", "--data", data.path])
+        #expect(server.output.contains("GMS simulator: http://127.0.0.1:"))
+        #expect(server.output.contains("/genesys/cometd"))
+        let port = try await server.listeningPort()
         let url = URL(string: "http://127.0.0.1:\(port)/genesys/1/service/S1/get-dialog-start-chat")!
         let (body, response) = try await URLSession.shared.data(from: url)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains("\"_action\":\"StartChat\""))
+        try await server.stop()
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Subprocess
+import SystemPackage
 import Testing
 
 /// `parley serve --tls-certificate --tls-key`: HTTPS and `wss://` from the server itself, with a self-signed
@@ -8,7 +10,7 @@ struct ServeTLSTests {
     @Test func serveSpeaksHTTPSAndWSS() async throws {
         let folder = temporaryDataFolder("tls")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (certificate, key) = try Self.certificate(in: folder)
+        let (certificate, key) = try await Self.certificate(in: folder)
 
         let server = try ServerProcess(serve: [
             "--port", "0", "--data", folder.appendingPathComponent("data").path, "--channel", "shop", "--speech",
@@ -21,10 +23,10 @@ struct ServeTLSTests {
         #expect(server.output.contains("speech: recognition by scripted (en-US)"), "\(server.output)")
 
         // HTTPS, checked against the certificate: the health check and Oracle's voices list.
-        let health = try Self.run(
+        let health = try await Self.run(
             "/usr/bin/curl", ["-sS", "--max-time", "10", "--cacert", certificate, "https://127.0.0.1:\(port)/health"])
         #expect(health.status == 0 && health.output == "ok", "\(health.output)")
-        let voices = try Self.run(
+        let voices = try await Self.run(
             "/usr/bin/curl",
             [
                 "-sS", "--max-time", "10", "--cacert", certificate,
@@ -32,7 +34,7 @@ struct ServeTLSTests {
             ])
         #expect(voices.output.hasPrefix(#"{"voices":[{"#), "\(voices.output)")
         // Plain HTTP on the TLS port is not served.
-        let plain = try Self.run("/usr/bin/curl", ["-sS", "--max-time", "5", "http://127.0.0.1:\(port)/health"])
+        let plain = try await Self.run("/usr/bin/curl", ["-sS", "--max-time", "5", "http://127.0.0.1:\(port)/health"])
         #expect(plain.output != "ok")
         // The recognition socket upgrades over TLS (wss://): 101 Switching Protocols, the certificate verified.
         let request =
@@ -40,7 +42,7 @@ struct ServeTLSTests {
             + "Connection: Upgrade\\r\\nUpgrade: websocket\\r\\nSec-WebSocket-Version: 13\\r\\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\\r\\n\\r\\n"
         // The client keeps its side open a second so that the answer is read before it hangs up.
-        let upgrade = try Self.run(
+        let upgrade = try await Self.run(
             "/bin/sh",
             [
                 "-c",
@@ -56,7 +58,7 @@ struct ServeTLSTests {
     @Test func aBusyServerAnswersOverTLS() async throws {
         let folder = temporaryDataFolder("tls-busy")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (certificate, key) = try Self.certificate(in: folder)
+        let (certificate, key) = try await Self.certificate(in: folder)
         let server = try ServerProcess(serve: [
             "--port", "0", "--data", folder.appendingPathComponent("data").path, "--max-connections", "1",
             "--header-timeout", "2s",
@@ -78,7 +80,7 @@ struct ServeTLSTests {
             guard ContinuousClock.now < deadline else { throw ServerProcess.Failure(description: "no connection") }
             try await Task.sleep(for: .milliseconds(20))
         }
-        let busy = try Self.run(
+        let busy = try await Self.run(
             "/usr/bin/curl",
             [
                 "-sS", "--max-time", "10", "--cacert", certificate, "-w", " %{http_code}",
@@ -90,11 +92,11 @@ struct ServeTLSTests {
     }
 
     /// A self-signed certificate for 127.0.0.1 and its key, made by `openssl` in `folder`.
-    static func certificate(in folder: URL) throws -> (certificate: String, key: String) {
+    static func certificate(in folder: URL) async throws -> (certificate: String, key: String) {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let certificate = folder.appendingPathComponent("cert.pem").path
         let key = folder.appendingPathComponent("key.pem").path
-        let made = try run(
+        let made = try await run(
             "/usr/bin/openssl",
             [
                 "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
@@ -120,16 +122,15 @@ struct ServeTLSTests {
     }
 
     /// Runs a program to its end; its exit status and standard output (standard error appended).
-    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    static func run(_ program: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let result = try await Subprocess.run(
+            .path(FilePath(program)), arguments: Arguments(arguments), output: .string(limit: 1 << 20),
+            error: .combinedWithOutput)
+        let status: Int32 =
+            switch result.terminationStatus {
+            case .exited(let code): code
+            case .signaled(let signal): 128 + signal
+            }
+        return (status, result.standardOutput)
     }
 }

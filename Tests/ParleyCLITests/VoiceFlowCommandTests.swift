@@ -12,11 +12,7 @@ struct VoiceFlowCommandTests {
     func path(_ name: String) -> String { Self.fixtures.appendingPathComponent(name).path }
 
     func parley(_ arguments: [String]) async throws -> DecodeCommandTests.Run {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try DecodeCommandTests().parley(arguments) })
-            }
-        }
+        try await DecodeCommandTests().parley(arguments)
     }
 
     func temporary(_ name: String, _ text: String) throws -> String {

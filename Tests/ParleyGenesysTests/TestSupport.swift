@@ -71,15 +71,19 @@ func withSubprocess<Result>(
     if let directory { process.currentDirectoryURL = directory }
     process.standardOutput = output ?? FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
+    // Its end is awaited, not waited for on a thread (`waitUntilExit()` would block a thread of Swift's cooperative
+    // pool, two on a two-core machine, and could stall every other test).
+    let (exited, ended) = AsyncStream<Void>.makeStream()
+    process.terminationHandler = { _ in ended.finish() }
     try process.run()
     do {
         let result = try await body(process)
         process.terminate()
-        process.waitUntilExit()
+        for await _ in exited {}
         return result
     } catch {
         process.terminate()
-        process.waitUntilExit()
+        for await _ in exited {}
         throw error
     }
 }
