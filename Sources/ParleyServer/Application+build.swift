@@ -52,11 +52,11 @@ public func buildApplication(
     let folderLock = try DataFolderLock(folder: configuration.dataDirectory)
     let metrics = ServerMetrics(
         factory: configuration.metricsFactory ?? MetricsSystem.factory, channelIds: configuration.channels.map(\.id))
-    let store = MeasuredConversationStore(
-        base: try store
-            ?? SQLiteConversationStore(
-                url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"), clock: configuration.clock),
-        metrics: metrics)
+    let baseStore =
+        try store
+        ?? SQLiteConversationStore(
+            url: configuration.dataDirectory.appendingPathComponent("parley.sqlite"), clock: configuration.clock)
+    let store = MeasuredConversationStore(base: baseStore, metrics: metrics)
     let sessions = SessionSecrets(
         bindings: try sessionBindings ?? SQLiteSessionBindings(dataDirectory: configuration.dataDirectory),
         clock: configuration.clock)
@@ -165,6 +165,9 @@ public func buildApplication(
         return try TLSChannel(channel, tlsConfiguration: tls)
     }
     var clusterServices: [any Service] = []
+    if let sqlite = baseStore as? SQLiteConversationStore {
+        clusterServices.append(sqlite.checkpointer(logger: logger))  // stopped after the hub has finished
+    }
     if let period = configuration.retention {
         clusterServices.append(
             RetentionService(

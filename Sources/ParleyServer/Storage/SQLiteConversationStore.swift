@@ -1,5 +1,7 @@
 public import Foundation
 import GRDB
+public import Logging
+public import ServiceLifecycle
 
 /// Conversations in an SQLite file (through GRDB), so a restarted server keeps them.
 ///
@@ -8,12 +10,18 @@ import GRDB
 /// committed survives a crash or restart of the server process; an operating-system crash or power cut can lose the
 /// last commits before SQLite's next checkpoint. See docs/performance.md for the numbers behind this choice.
 ///
+/// Checkpoints are a service of their own, ``checkpointer(logger:)``: the application built by `buildApplication`
+/// runs it for the store it opens, and for a store of this type it is given; run it in a service group of your own
+/// when you use the store without the application.
+///
 /// It calls GRDB's synchronous API from the calling task: each access is a few short statements (tens of
 /// microseconds), less than handing the work to GRDB's queue and waking the task again, which costs two thread
 /// wake-ups (several hundred microseconds on a small virtual machine).
 public struct SQLiteConversationStore: ConversationStore {
     private let database: DatabasePool
-    private let checkpointer: Checkpointer
+    /// The connection that checkpoints the file (``checkpointer(logger:)``).
+    private let checkpointConnection: DatabaseQueue
+    private let path: String
     private let groupCommit: GroupCommit
     private let cache: PendingInputsCache
     /// Dates a new conversation's `updatedAt`; every other date comes with the call that stores it.
@@ -36,15 +44,16 @@ public struct SQLiteConversationStore: ConversationStore {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
-        // Another connection to the file (the checkpoint thread, or a store of a server just stopped in the same
+        // Another connection to the file (the checkpointer's, or a store of a server just stopped in the same
         // process) may hold a lock for a moment: wait for it rather than fail with "database is locked".
         configuration.busyMode = .timeout(5)
         // A new file gets pages of `pageSize` bytes; a file that exists keeps its own (SQLite ignores the pragma).
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)") }
         database = try DatabasePool(path: url.path, configuration: configuration)
-        try Self.migrator.migrate(database)
+        try SQLiteSchema.migrator.migrate(database)
         try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_autocheckpoint = 10000") }
-        checkpointer = try Checkpointer(path: url.path)
+        checkpointConnection = try DatabaseQueue(path: url.path)
+        path = url.path
         groupCommit = GroupCommit(database)
         cache = PendingInputsCache(capacity: cachedConversations)
         self.clock = clock
@@ -56,94 +65,11 @@ public struct SQLiteConversationStore: ConversationStore {
     /// message up to about 2 KB still fits in its page (a larger one continues on overflow pages).
     static let pageSize = 2048
 
-    private static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "conversation") { table in
-                table.autoIncrementedPrimaryKey("id")
-                table.column("channelId", .text).notNull()
-                table.column("userId", .text).notNull()
-                table.column("state", .text).notNull()
-                table.column("lastSequence", .integer).notNull().defaults(to: 0)
-                table.column("updatedAt", .double).notNull()
-                table.uniqueKey(["channelId", "userId"])
-            }
-            try db.create(table: "message") { table in
-                table.column("conversationId", .integer).notNull().references("conversation", onDelete: .cascade)
-                table.column("sequence", .integer).notNull()
-                table.column("direction", .text).notNull()
-                table.column("frame", .text).notNull()
-                table.column("createdAt", .double).notNull()
-                table.primaryKey(["conversationId", "sequence"])
-            }
-        }
-        migrator.registerMigration("v2 reliability") { db in
-            try db.alter(table: "conversation") { table in
-                table.add(column: "lastOutbound", .integer).notNull().defaults(to: 0)
-            }
-            try db.alter(table: "message") { table in
-                table.add(column: "outbound", .integer)
-                table.add(column: "clientMessageId", .text)
-                table.add(column: "pending", .boolean).notNull().defaults(to: false)
-            }
-            // Number what the server already sent, in order, so that replay works for old conversations too.
-            try db.execute(
-                sql: """
-                    UPDATE message SET outbound = (
-                        SELECT COUNT(*) FROM message AS earlier WHERE earlier.conversationId = message.conversationId
-                        AND earlier.direction = 'skill' AND earlier.sequence <= message.sequence)
-                    WHERE direction = 'skill'
-                    """)
-            try db.execute(
-                sql: """
-                    UPDATE conversation SET lastOutbound = (
-                        SELECT COUNT(*) FROM message WHERE message.conversationId = conversation.id
-                        AND message.direction = 'skill')
-                    """)
-            try db.create(
-                index: "message_clientMessageId", on: "message", columns: ["conversationId", "clientMessageId"],
-                unique: true, condition: Column("clientMessageId") != nil)
-            try db.create(index: "message_pending", on: "message", columns: ["pending"], condition: Column("pending"))
-        }
-        migrator.registerMigration("v3 per-conversation indexes") { db in
-            // The pending inputs and the replay of one conversation, found without scanning its whole history.
-            try db.create(
-                index: "message_pending_by_conversation", on: "message", columns: ["conversationId", "sequence"],
-                condition: Column("pending"))
-            try db.create(
-                index: "message_outbound", on: "message", columns: ["conversationId", "outbound"],
-                condition: Column("outbound") != nil)
-        }
-        migrator.registerMigration("v4 one pending index") { db in
-            // `message_pending_by_conversation` covers the same rows: one index less to write per message.
-            try db.drop(index: "message_pending")
-        }
-        migrator.registerMigration("v5 agent hand-offs") { db in
-            // The live agents' queue, kept with the conversation so that the read before each answer sees it.
-            try db.alter(table: "conversation") { table in
-                table.add(column: "handOffSince", .double)
-                table.add(column: "handOffAgent", .text)
-            }
-            try db.create(
-                index: "conversation_handOff", on: "conversation", columns: ["handOffSince"],
-                condition: Column("handOffSince") != nil)
-        }
-        migrator.registerMigration("v6 answered through") { db in
-            // Pending inputs are found from the conversation's `answeredThrough` (every input up to it is answered)
-            // on the primary key, instead of on an index of their own: the index cost a page more in the log at
-            // every receive and every answer (docs/performance.md).
-            try db.alter(table: "conversation") { table in
-                table.add(column: "answeredThrough", .integer).notNull().defaults(to: 0)
-            }
-            try db.execute(
-                sql: """
-                    UPDATE conversation SET answeredThrough = coalesce(
-                        (SELECT min(sequence) FROM message WHERE conversationId = conversation.id AND pending),
-                        lastSequence + 1) - 1
-                    """)
-            try db.drop(index: "message_pending_by_conversation")
-        }
-        return migrator
+    /// The service that copies the write-ahead log into the database file four times a second, on the store's clock,
+    /// until the service group it runs in shuts down; a checkpoint that fails is logged to `logger`. Without it, SQLite
+    /// copies the log in the commit that makes it pass 10,000 pages, and that request waits.
+    public func checkpointer(logger: Logger = Logger(label: "parley.sqlite")) -> some Service {
+        Checkpointer(connection: checkpointConnection, path: path, clock: clock, logger: logger)
     }
 
     /// Runs `updates` in the next group commit and returns once it is committed (`committed` is called first, in
@@ -164,7 +90,7 @@ public struct SQLiteConversationStore: ConversationStore {
     /// - Throws: ``ParleyError/Code/storeSchemaOutdated`` or ``ParleyError/Code/storeSchemaTooNew``.
     public func checkReadiness() async throws {
         let (complete, superseded) = try read { db in
-            (try Self.migrator.hasCompletedMigrations(db), try Self.migrator.hasBeenSuperseded(db))
+            (try SQLiteSchema.migrator.hasCompletedMigrations(db), try SQLiteSchema.migrator.hasBeenSuperseded(db))
         }
         if superseded {
             throw ParleyError(.storeSchemaTooNew, "the database file was migrated by a newer server")
