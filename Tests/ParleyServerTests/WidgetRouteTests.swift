@@ -34,17 +34,23 @@ struct WidgetRouteTests {
             let (script, scriptResponse) = try await Self.get(base + "/widget/parley-widget.js")
             #expect(scriptResponse.value(forHTTPHeaderField: "Content-Type") == "text/javascript; charset=utf-8")
             #expect(script.contains("window.setAppInfo = setAppInfo"))
-            // Every module it imports is served as JavaScript, to any origin (a module is a CORS request), uncached.
-            let modules = script.matches(of: /from "\.\/([a-z-]+\.js)"/).map { String($0.1) }
-            #expect(modules.count >= 10 && modules.contains("connection.js") && modules.contains("strings.js"))
-            for module in ["parley-widget.js"] + modules {
-                let (text, response) = try await Self.get(base + "/widget/" + module)
-                #expect(response.statusCode == 200, "\(module)")
+            // It and every module it imports, at any depth, are served as JavaScript, to any origin (a module is a
+            // CORS request), uncached.
+            var modules = ["parley-widget.js"]
+            var index = 0
+            while index < modules.count {
+                let (text, response) = try await Self.get(base + "/widget/" + modules[index])
+                #expect(response.statusCode == 200, "\(modules[index])")
                 #expect(response.value(forHTTPHeaderField: "Content-Type") == "text/javascript; charset=utf-8")
                 #expect(response.value(forHTTPHeaderField: "Access-Control-Allow-Origin") == "*")
                 #expect(response.value(forHTTPHeaderField: "Cache-Control") == "no-cache")
-                #expect(!text.contains("innerHTML"), "the widget never parses strings as HTML (\(module))")
+                #expect(!text.contains("innerHTML"), "the widget never parses strings as HTML (\(modules[index]))")
+                for match in text.matches(of: /from "\.\/([a-z-]+\.js)"/) where !modules.contains(String(match.1)) {
+                    modules.append(String(match.1))
+                }
+                index += 1
             }
+            #expect(modules.count >= 12 && modules.contains("connection.js") && modules.contains("payloads.js"))
             // The texts are ParleyUI's tables.
             let (strings, stringsResponse) = try await Self.get(base + "/widget/strings.json")
             #expect(stringsResponse.value(forHTTPHeaderField: "Content-Type") == "application/json")
