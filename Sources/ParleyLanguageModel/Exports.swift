@@ -1,0 +1,2 @@
+// ParleyLanguageModel re-exports the skill API (and the wire model) its skill is used with.
+@_exported public import ParleySkills
