@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ParleyConversation", targets: ["ParleyConversation"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .library(name: "ParleySkills", targets: ["ParleySkills"]),
+        .library(name: "ParleyLanguageModel", targets: ["ParleyLanguageModel"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyPostgres", targets: ["ParleyPostgres"]),
         .library(name: "ParleySpeech", targets: ["ParleySpeech"]),
@@ -42,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // TLS for ParleyLanguageModel's https endpoints; already in the graph through postgres-nio and HummingbirdTLS.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
@@ -82,6 +85,21 @@ let package = Package(
         // definition is a resource, Resources/pizza-demo.json.
         .target(
             name: "ParleySkills", dependencies: ["ParleyCore"], resources: [.copy("Resources/pizza-demo.json")]),
+        // A language-model skill on any OpenAI-compatible chat-completions endpoint, streamed (issue 36). Its HTTP
+        // client is a small swift-nio one (corelibs URLSession cannot stream a body on Linux; AsyncHTTPClient would
+        // add swift-nio-http2 and itself to every build for pooling and redirects that one POST a turn does not need).
+        .target(
+            name: "ParleyLanguageModel",
+            dependencies: [
+                "ParleySkills",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // Reference chat server (filled by issue 3).
         .target(
             name: "ParleyServer",
@@ -216,6 +234,19 @@ let package = Package(
         .executableTarget(name: "SkillServer", dependencies: ["ParleyServer"], path: "Examples/SkillServer"),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleySkillsTests", dependencies: ["ParleySkills"]),
+        .testTarget(
+            name: "ParleyLanguageModelTests",
+            dependencies: [
+                "ParleyLanguageModel",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                // LiteLLM's proxy, a real OpenAI-compatible server, runs as a child process.
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]
+        ),
         .testTarget(
             name: "ParleyServerTests",
             dependencies: [
