@@ -54,6 +54,14 @@ struct DocumentationTests {
         }
     }
 
+    @Test(arguments: ConversationStoreConformance.Check.allCases)
+    func myStoreConforms(check: ConversationStoreConformance.Check) async throws {
+        let conformance = ConversationStoreConformance { body in
+            try await body(InMemoryConversationStore(), nil)  // nil: the data does not outlive the store
+        }
+        try await conformance.run(check)
+    }
+
     @Test func everyExampleIsHere() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
@@ -69,6 +77,6 @@ struct DocumentationTests {
                 }
             }
         }
-        #expect(count == 5)
+        #expect(count == 6)
     }
 }
