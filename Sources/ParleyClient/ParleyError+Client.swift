@@ -20,4 +20,8 @@ extension ParleyError.Code {
     public static let endConversationCancelled: Self = "client.endConversationCancelled"
     /// Reading or writing the transcript folder failed.
     public static let transcriptStorage: Self = "client.transcriptStorage"
+    /// A record the client keeps on disk (a queued message in the outbox, a line of the transcript, an unfinished
+    /// upload) could not be read. It was not deleted: the file was moved aside, renamed `NAME.damaged-<UTC time>`,
+    /// and the message says where; the client's ``ChatClient`` logger reports it.
+    public static let clientRecordDamaged: Self = "client.recordDamaged"
 }

@@ -1,12 +1,5 @@
 import Foundation
 
-extension ParleyError.Code {
-    /// A record the client keeps on disk (a queued message in the outbox, a line of the transcript, an unfinished
-    /// upload) could not be read. It was not deleted: the file was moved aside, renamed `NAME.damaged-<UTC time>`,
-    /// and the message says where; the client's ``ChatClient`` logger reports it.
-    public static let clientRecordDamaged: Self = "client.recordDamaged"
-}
-
 /// Keeps a damaged file instead of deleting it: renamed `NAME.damaged-YYYYMMDDTHHMMSSZ` beside itself.
 enum DamagedRecord {
     /// Moves the file at `url` aside; the new location.

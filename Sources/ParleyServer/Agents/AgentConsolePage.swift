@@ -4,12 +4,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-extension ParleyError.Code {
-    /// A file the server ships as a package resource (the agent console page) is missing from ParleyServer's
-    /// resource bundle, cannot be read, or is not in the shape the server needs. The message names the file.
-    public static let serverResourceUnreadable: Self = "server.resourceUnreadable"
-}
-
 /// The agent console served at `/agent`: one page, no build step and no third-party script, speaking the agent
 /// socket protocol of `docs/agents.md`. Every text from a user or the server goes into the page as text, never as
 /// markup.

@@ -8,15 +8,6 @@ struct AgentConnection {
     let details: AgentSession
 }
 
-extension ParleyError.Code {
-    /// An agent named a conversation that is not handed to agents.
-    public static let agentNoSuchConversation: Self = "agent.noSuchConversation"
-    /// Another agent already has the conversation.
-    public static let agentConversationTaken: Self = "agent.conversationTaken"
-    /// The agent has not joined the conversation it writes to.
-    public static let agentNotJoined: Self = "agent.notJoined"
-}
-
 /// Live agents (`docs/agents.md`): a skill hands a conversation over (``ConversationState/handOff``), it waits in
 /// the queue every agent console sees, one agent joins it, and from then on the user's inputs go to that agent
 /// instead of the skill, and the agent's messages go to the user with `source: AGENT` and

@@ -53,32 +53,3 @@ struct CodedHTTPError: HTTPResponseError, CustomStringConvertible {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body.jsonBytes())))
     }
 }
-
-extension ParleyError.Code {
-    // Codes of the attachment endpoints (`POST /chat/v1/attachments`, `GET /attachment/v1/attachments/…`).
-
-    /// The file (or the request carrying it) is larger than the server's attachment limit (`413`).
-    static let attachmentTooLarge: Self = "attachment.tooLarge"
-    /// The file's bytes are of a type the channel does not accept, or could run as script (`415`).
-    static let attachmentUnsupportedType: Self = "attachment.unsupportedType"
-    /// The file name is longer than 255 bytes in UTF-8 (`400`).
-    static let attachmentNameTooLong: Self = "attachment.nameTooLong"
-    /// The user's attachments on this channel would exceed the storage quota (`413`).
-    static let attachmentQuotaExceeded: Self = "attachment.quotaExceeded"
-    /// The request is not `multipart/form-data` with one part named `attachment` (`400`).
-    static let attachmentMalformed: Self = "attachment.malformed"
-    /// The file is empty (`400`).
-    static let attachmentEmpty: Self = "attachment.empty"
-    /// No attachment has this address (`404`).
-    static let attachmentNotFound: Self = "attachment.notFound"
-    /// The upload's body arrived slower than the server's minimum rate over a window, or its slot was given to an
-    /// upload that was moving while every slot was taken (`408`, the connection is closed).
-    static let attachmentTooSlow: Self = "attachment.tooSlow"
-    /// The upload did not end within the server's upload deadline (`408`, the connection is closed).
-    static let attachmentTimedOut: Self = "attachment.timedOut"
-    /// The server keeps as many bytes of attachments as its global quota allows (`507`); nothing was stored.
-    static let attachmentStorageFull: Self = "attachment.storageFull"
-    /// A stored attachment could not be read from the disk or the database (`500`): not missing, damaged or out of
-    /// reach; the server's log says why.
-    static let attachmentUnreadable: Self = "attachment.unreadable"
-}

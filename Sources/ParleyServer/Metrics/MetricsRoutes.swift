@@ -3,12 +3,6 @@ import Hummingbird
 import NIOCore
 import Prometheus
 
-extension ParleyError.Code {
-    /// `GET /metrics` came from an address that may not read the metrics: without a
-    /// ``ServerConfiguration/metricsToken``, only a loopback peer that is no proxy may (`403`).
-    static let metricsForbidden: Self = "metrics.forbidden"
-}
-
 /// `GET /metrics` (``ServerConfiguration/metricsPath``): the Prometheus registry's metrics in the text exposition
 /// format (docs/deploy.md, "Metrics").
 ///

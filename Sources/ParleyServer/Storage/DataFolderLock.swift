@@ -1,6 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
-public import ParleyCore
+import ParleyCore
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -10,15 +10,6 @@ import ServiceLifecycle
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-extension ParleyError.Code {
-    /// Another server (or another application in this process) holds the data folder; two servers on one folder
-    /// would answer inputs twice and fight over the database. The message names the folder and, when known, the
-    /// other server's process id.
-    public static let dataFolderLocked: Self = "server.dataFolderLocked"
-    /// The data folder, or its lock file `.lock`, cannot be created or opened (permissions, a read-only disk).
-    public static let dataFolderUnavailable: Self = "server.dataFolderUnavailable"
-}
 
 /// An exclusive lock on a data folder, held from ``buildApplication(configuration:logger:onServerRunning:)`` until
 /// the application stops: one data folder, one server.

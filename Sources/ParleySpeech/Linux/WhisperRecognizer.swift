@@ -1,11 +1,5 @@
 public import ParleyCore
 
-extension ParleyError.Code {
-    /// A speech engine runs as many recognitions as it allows (``WhisperRecognizer``'s
-    /// `maxConcurrentRecognitions`): the recognition is refused at once rather than queued.
-    public static let speechEngineBusy: Self = "speech.engineBusy"
-}
-
 #if canImport(Subprocess)
     public import Foundation
 

@@ -25,4 +25,7 @@ extension ParleyError.Code {
     /// refuses it (an error frame, then close code 1003), and the client reports it before recording
     /// (`odais_speech_unsupported_locale`).
     public static let speechUnsupportedLocale: Self = "speech.unsupportedLocale"
+    /// A speech engine runs as many recognitions as it allows (`WhisperRecognizer`'s `maxConcurrentRecognitions`):
+    /// the recognition is refused at once rather than queued.
+    public static let speechEngineBusy: Self = "speech.engineBusy"
 }
