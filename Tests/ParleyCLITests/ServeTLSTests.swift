@@ -108,17 +108,9 @@ struct ServeTLSTests {
 
     /// The port of the banner's `Parley is listening on https://127.0.0.1:PORT`.
     static func httpsPort(of server: ServerProcess) async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if let rest = server.output.components(separatedBy: "listening on https://127.0.0.1:").dropFirst().first,
-                let port = Int(rest.prefix { $0.isNumber })
-            {
-                return port
-            }
-            guard server.isRunning else { throw ServerProcess.Failure(description: "exited: \(server.errors)") }
-            try await Task.sleep(for: .milliseconds(20))
+        try await server.firstInOutput("an https banner") {
+            ServerProcess.port(after: "listening on https://127.0.0.1:", in: $0)
         }
-        throw ServerProcess.Failure(description: "no https banner: \(server.output) \(server.errors)")
     }
 
     /// Runs a program to its end; its exit status and standard output (standard error appended).

@@ -16,6 +16,9 @@ import Testing
 /// `parley serve` in a process of its own, as an operator runs it: started, waited for, killed. Its standard output
 /// and error go to files, read while it runs.
 ///
+/// Waits are told, never polled: the process's end by its termination handler, and its readiness by its output,
+/// which comes through a pipe (``ProcessEvents``) that writes it to the file and wakes what waits for a line.
+///
 /// Not `Sendable`: a test drives it from its own body.
 final class ServerProcess {
     /// Why a process did not do what the test waited for.
@@ -24,6 +27,7 @@ final class ServerProcess {
     }
 
     private let process = Process()
+    private let events = ProcessEvents()
     private let stdoutFile: URL
     private let stderrFile: URL
 
@@ -45,8 +49,25 @@ final class ServerProcess {
         _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
         let stdout = try FileHandle(forWritingTo: stdoutFile)
         let stderr = try FileHandle(forWritingTo: stderrFile)
-        process.standardOutput = stdout
+        // Standard output through a pipe: each piece is written to the file, then the output's waiters are woken.
+        let pipe = Pipe()
+        let events = events
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                Task { await events.outputClosed() }
+                return
+            }
+            stdout.write(data)
+            Task { await events.printed() }
+        }
+        process.standardOutput = pipe
         process.standardError = stderr
+        process.terminationHandler = { process in
+            let status = process.terminationStatus
+            Task { await events.ended(status) }
+        }
         process.standardInput = FileHandle.nullDevice
         if let descriptorLimit {
             // `exec` keeps the pid, so that a kill reaches the server, not the shell.
@@ -58,7 +79,7 @@ final class ServerProcess {
             process.arguments = ["serve"] + arguments
         }
         try process.run()
-        try? stdout.close()  // the child has its own copies
+        try? pipe.fileHandleForWriting.close()  // the child has its own copies
         try? stderr.close()
     }
 
@@ -78,32 +99,45 @@ final class ServerProcess {
     /// The port of the banner's `Parley is listening on http://127.0.0.1:PORT`, once printed.
     /// - Throws: When the process ends first, or `timeout` passes.
     func listeningPort(within timeout: Duration = .seconds(30)) async throws -> Int {
+        try await firstInOutput("a listening banner", within: timeout) { Self.port(after: "http://127.0.0.1:", in: $0) }
+    }
+
+    /// What `find` first finds in the output: looked for again each time more is printed (never polled).
+    /// - Throws: When the output ends (the process ended) without it, or `timeout` passes.
+    func firstInOutput<T>(
+        _ what: String, within timeout: Duration = .seconds(30), _ find: (String) -> T?
+    ) async throws -> T {
         let deadline = ContinuousClock.now + timeout
         while true {
+            let seen = await events.printedCount
             let text = output
-            if let rest = text.components(separatedBy: "Parley is listening on http://127.0.0.1:").dropFirst().first,
-                let port = Int(rest.prefix { $0.isNumber })
-            {
-                return port
+            if let found = find(text) { return found }
+            switch await events.output(after: seen, until: deadline) {
+            case .printed:
+                continue
+            case .closed:
+                // The file has all the output now.
+                if let found = find(output) { return found }
+                let status = await events.exitStatus(until: .now + .seconds(10))
+                throw Failure(
+                    description: "parley serve exited (\(status.map(String.init) ?? "?")) without \(what): \(errors)")
+            case .timedOut:
+                throw Failure(description: "no \(what) from parley serve within \(timeout): \(text) \(errors)")
             }
-            guard process.isRunning else {
-                throw Failure(description: "parley serve exited (\(process.terminationStatus)): \(errors)")
-            }
-            guard ContinuousClock.now < deadline else {
-                throw Failure(description: "parley serve did not listen within \(timeout): \(text) \(errors)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// The port after `prefix` (`http://127.0.0.1:`) on a whole line of `text`.
+    static func port(after prefix: String, in text: String) -> Int? {
+        guard let rest = text.components(separatedBy: prefix).dropFirst().first, rest.contains("\n") else {
+            return nil
+        }
+        return Int(rest.prefix { $0.isNumber })
     }
 
     /// Waits for the process to end; its exit status, or `nil` when `timeout` passed first.
     func exitStatus(within timeout: Duration) async throws -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { return nil }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return process.terminationStatus
+        await events.exitStatus(until: ContinuousClock.now + timeout)
     }
 
     /// Kills the process with `SIGKILL` (no chance to clean up) and waits for it to be gone.
@@ -132,6 +166,82 @@ final class ServerProcess {
             throw Failure(description: "unreadable stat: \(stat)")
         }
         return user + system
+    }
+}
+
+/// What a ``ServerProcess`` tells its waiters: more output (written to the file first), the end of its output, and
+/// its end. Each wait also ends at its deadline.
+actor ProcessEvents {
+    /// Why a wait for output ended.
+    enum Output {
+        /// More is in the file than when the waiter looked.
+        case printed
+        /// The output has ended (the process closed it, or ended): the file has all of it.
+        case closed
+        case timedOut
+    }
+
+    /// How many pieces of output have been written to the file.
+    private(set) var printedCount = 0
+    private var closed = false
+    private var status: Int32?
+    private var outputWaiters: [Int: CheckedContinuation<Output, Never>] = [:]
+    private var endWaiters: [Int: CheckedContinuation<Int32?, Never>] = [:]
+    private var nextWaiter = 0
+
+    /// A piece of output has been written to the file.
+    func printed() {
+        printedCount += 1
+        wakeOutputWaiters(.printed)
+    }
+
+    /// The output has ended.
+    func outputClosed() {
+        closed = true
+        wakeOutputWaiters(.closed)
+    }
+
+    /// The process ended with `status`.
+    func ended(_ status: Int32) {
+        self.status = status
+        for waiter in endWaiters.values { waiter.resume(returning: status) }
+        endWaiters = [:]
+    }
+
+    /// Returns once more output than `seen` pieces (``printedCount`` read before the caller read the file) is in the
+    /// file, once the output has ended, or at `deadline`.
+    func output(after seen: Int, until deadline: ContinuousClock.Instant) async -> Output {
+        if printedCount > seen { return .printed }
+        if closed { return .closed }
+        let id = newWaiter()
+        let alarm = Task {
+            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+            self.outputWaiters.removeValue(forKey: id)?.resume(returning: .timedOut)
+        }
+        defer { alarm.cancel() }
+        return await withCheckedContinuation { outputWaiters[id] = $0 }
+    }
+
+    /// The exit status once the process has ended, or nil at `deadline`.
+    func exitStatus(until deadline: ContinuousClock.Instant) async -> Int32? {
+        if let status { return status }
+        let id = newWaiter()
+        let alarm = Task {
+            guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+            self.endWaiters.removeValue(forKey: id)?.resume(returning: nil)
+        }
+        defer { alarm.cancel() }
+        return await withCheckedContinuation { endWaiters[id] = $0 }
+    }
+
+    private func newWaiter() -> Int {
+        defer { nextWaiter += 1 }
+        return nextWaiter
+    }
+
+    private func wakeOutputWaiters(_ event: Output) {
+        for waiter in outputWaiters.values { waiter.resume(returning: event) }
+        outputWaiters = [:]
     }
 }
 

@@ -9,9 +9,12 @@ import ParleyServer
 public struct DurableEcho: Sendable {
     let store: SQLiteConversationStore
 
-    /// A store in the SQLite file at `url`.
+    /// A store in the SQLite file at `url`, checkpointed four times a second as the server's is (the server runs
+    /// ``SQLiteConversationStore/checkpointer(logger:)`` in its service group; here it runs as long as the process).
     public init(url: URL) throws {
         store = try SQLiteConversationStore(url: url)
+        let checkpointer = store.checkpointer()
+        Task { try? await checkpointer.run() }
     }
 
     /// Stores `input` and its echo for `key`, as the server stores a message and the echo skill's answer.

@@ -34,6 +34,11 @@ final class TerminalChat {
     private var heardAndSent = false
     /// Reading aloud failed once (no sound device): it is muted, and said once.
     private var readAloudFailed = false
+    /// The wait for a turn or a recording (``waitForTurn()``, ``listen()``), woken by ``wake()`` when what it waits
+    /// for may have changed: a reply printed, the turn's end, the recording idle, or its deadline.
+    private var waiter: CheckedContinuation<Void, Never>?
+    /// A wake-up that came while nothing waited, for the next wait.
+    private var wokenEarly = false
 
     init(conversation: any Conversation, interactive: Bool, voice: Bool = false) {
         self.conversation = conversation
@@ -125,6 +130,7 @@ final class TerminalChat {
             lastReply = .now
             if message.id == turnEndId { turnEnded = true }
         }
+        if !messages.isEmpty { wake() }
         // The banner from the first connection on (not the "Disconnected" of a client not yet started).
         if interactive, let banner = model.connectionBanner, banner.text != bannerText,
             bannerText != nil || banner.status != .disconnected
@@ -162,7 +168,10 @@ final class TerminalChat {
         if case .skill(let envelope) = message.envelope, envelope.endOfTurn == true {
             turnEndId = message.id
             let shown = !RowBuilder(now: Date()).rows(for: [message]).isEmpty
-            if !shown || renderer.hasPrinted(message.id) { turnEnded = true }
+            if !shown || renderer.hasPrinted(message.id) {
+                turnEnded = true
+                wake()
+            }
         }
     }
 
@@ -175,6 +184,7 @@ final class TerminalChat {
             heardAndSent = sent
         case .recordingChanged(.idle):
             listening = false
+            wake()
         case .speechSynthesisFailed(let error):
             guard !readAloudFailed else { return }
             readAloudFailed = true
@@ -200,7 +210,7 @@ final class TerminalChat {
             listening = false
             return false
         }
-        while listening { try? await Task.sleep(for: .milliseconds(20)) }
+        while listening { await changed() }
         return heardAndSent
     }
 
@@ -213,18 +223,44 @@ final class TerminalChat {
     }
 
     /// Waits until the skill's turn ended (a message with `endOfTurn`, printed), it has been quiet for 1.5 s after
-    /// answering (servers that do not mark turns), or 15 s passed without an answer.
+    /// answering (servers that do not mark turns), or 15 s passed without an answer. It wakes when a reply is printed
+    /// or the turn ends, and at the deadline, never to look in between.
     private func waitForTurn() async {
         let start = ContinuousClock.now
         while !turnEnded {
-            let now = ContinuousClock.now
-            if repliesSinceSend > 0, now - lastReply > .milliseconds(1500) { return }
-            if repliesSinceSend == 0, now - start > .seconds(15) {
-                Self.error("no answer within 15 s")
+            let deadline = repliesSinceSend > 0 ? lastReply + .milliseconds(1500) : start + .seconds(15)
+            if ContinuousClock.now >= deadline {
+                if repliesSinceSend == 0 { Self.error("no answer within 15 s") }
                 return
             }
-            try? await Task.sleep(for: .milliseconds(20))
+            await changed(before: deadline)
         }
+    }
+
+    /// Returns after the next ``wake()`` (at once when one came since the last wait), or at `deadline`.
+    private func changed(before deadline: ContinuousClock.Instant? = nil) async {
+        if wokenEarly {
+            wokenEarly = false
+            return
+        }
+        let alarm = deadline.map { deadline in
+            Task { [weak self] in
+                guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                self?.wake()
+            }
+        }
+        defer { alarm?.cancel() }
+        await withCheckedContinuation { waiter = $0 }
+    }
+
+    /// Wakes the wait in ``changed(before:)``, or the next one.
+    private func wake() {
+        guard let waiter else {
+            wokenEarly = true
+            return
+        }
+        self.waiter = nil
+        waiter.resume()
     }
 
     private func userSpoke() {
