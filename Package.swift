@@ -106,6 +106,8 @@ let package = Package(
             dependencies: [
                 "ParleyCore",
                 "ParleySkills",
+                // A channel's skill may be a language model (issue 36).
+                "ParleyLanguageModel",
                 // The web widget's texts are ParleyUI's string tables, served as JSON (GET /widget/strings.json).
                 "ParleyUI",
                 // The speech endpoints (issue 21): the streaming recognizers and synthesisers.
@@ -216,6 +218,7 @@ let package = Package(
                 "ParleyClient",
                 "ParleyGenesys",
                 "ParleyGMSSimulator",
+                "ParleyLanguageModel",
                 "ParleyPostgres",
                 "ParleyServer",
                 "ParleySpeech",
