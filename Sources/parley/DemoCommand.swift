@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ParleyClient
+import ParleyLanguageModel
 import ParleyServer
 import ServiceLifecycle
 
@@ -27,12 +28,37 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The chat language: en or fr (/lang changes it during the chat).")
     var language = "en"
 
+    @Option(
+        help: ArgumentHelp(
+            "Chat with the language model --model at this OpenAI-compatible API base instead of the pizza skill "
+                + "(such as http://127.0.0.1:11434/v1 for Ollama).", valueName: "url"))
+    var llm: String?
+
+    @Option(help: ArgumentHelp("The model of --llm, as its endpoint names it.", valueName: "name"))
+    var model: String?
+
+    /// The demo skill, or the language model of `--llm` and `--model`.
+    func skill() throws -> SkillReference {
+        switch (llm, model) {
+        case (nil, nil): return .demo
+        case (let url?, let model?):
+            let configuration = LanguageModelConfiguration(url: url, model: model)
+            do {
+                try configuration.validate()
+            } catch {
+                throw ValidationError("--llm: \(error.message)")
+            }
+            return .llm(configuration)
+        default: throw ValidationError("--llm and --model go together")
+        }
+    }
+
     func run() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         var configuration = ServerConfiguration(
             host: "127.0.0.1", port: port, dataDirectory: data,
-            channels: [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: .demo)])
+            channels: [ChannelConfiguration(id: "demo", name: "Pizza demo", skill: try skill())])
         // A key of this run only; the console signs in with a token it signs, for an agent named "Agent".
         let agentKey = (0..<2).map { _ in UUID().uuidString }.joined()
         configuration.agentKey = agentKey

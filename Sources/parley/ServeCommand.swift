@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import Metrics
 import ParleyGMSSimulator
+import ParleyLanguageModel
 import ParleyPostgres
 import ParleyServer
 import ParleySpeech
@@ -114,6 +115,16 @@ struct ServerOptions: ParsableArguments {
 
     @Option(help: "A dialog-definition file to route the command-line channels to, instead of the demo skill.")
     var skill: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Add the unauthenticated channel \"llm\", answered by the language model --model at this "
+                + "OpenAI-compatible API base (such as http://127.0.0.1:11434/v1; see docs/skills.md).",
+            valueName: "url"))
+    var llm: String?
+
+    @Option(help: ArgumentHelp("The model of --llm, as its endpoint names it.", valueName: "name"))
+    var model: String?
 
     @Option(
         help: ArgumentHelp(
@@ -297,6 +308,22 @@ struct ServerOptions: ParsableArguments {
 
     /// The server's configuration, and the database URL (`--database`, else the configuration file's `database`;
     /// nil for SQLite).
+    /// The model of `--llm` and `--model`, which go together.
+    func languageModel() throws -> LanguageModelConfiguration? {
+        switch (llm, model) {
+        case (nil, nil): return nil
+        case (let url?, let model?):
+            let configuration = LanguageModelConfiguration(url: url, model: model)
+            do {
+                try configuration.validate()
+            } catch {
+                throw ValidationError("--llm: \(error.message)")
+            }
+            return configuration
+        default: throw ValidationError("--llm and --model go together")
+        }
+    }
+
     func configuration() throws -> (ServerConfiguration, database: String?) {
         var configuration = ServerConfiguration(
             host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true))
@@ -314,6 +341,9 @@ struct ServerOptions: ParsableArguments {
             }
         }
         let skillReference = skill.map(SkillReference.file) ?? .demo
+        if let model = try languageModel() {
+            configuration.channels.append(ChannelConfiguration(id: "llm", name: "Language model", skill: .llm(model)))
+        }
         let channelSpeech = speech ? ChannelSpeech.on : ChannelSpeech()
         configuration.channels += channel.map {
             ChannelConfiguration(id: $0, skill: skillReference, speech: channelSpeech)

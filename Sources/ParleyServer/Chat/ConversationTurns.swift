@@ -44,6 +44,8 @@ final class ConversationTurns: Sendable {
         var running: [ConversationKey: Task<Void, Never>] = [:]
         /// Conversations whose turns another node holds, with how many times this node asked again.
         var busyRetries: [ConversationKey: Int] = [:]
+        /// The answers being streamed (``StreamingSkill``), which a new input cancels.
+        var streams: [ConversationKey: Task<StreamedAnswer, Never>] = [:]
     }
 
     private let drains = NIOLockedValueBox(Drains())
@@ -74,9 +76,14 @@ final class ConversationTurns: Sendable {
     /// another node holds the conversation's turns and `retryWhenBusy`, this node asks again a few times: that node
     /// answers what it finds pending before it lets go, but an input stored just as it let go would otherwise wait
     /// for the next sweep.
+    ///
+    /// A request with `retryWhenBusy` comes with a new input (``ChatHub``'s `receive`): an answer being streamed for
+    /// the conversation is cancelled (its request to a model too), keeps what it streamed, and the new input is
+    /// answered next.
     func request(_ key: ConversationKey, retryWhenBusy: Bool, output: any TurnOutput) {
         let clustered = cluster != nil
         drains.withLockedValue { drains in
+            if retryWhenBusy { drains.streams[key]?.cancel() }
             if retryWhenBusy, clustered { drains.busyRetries[key] = drains.busyRetries[key] ?? 0 }
             drains.requested.insert(key)
             guard drains.running[key] == nil else { return }
@@ -203,14 +210,15 @@ final class ConversationTurns: Sendable {
                 messageId: "\(key.channelId)/\(key.userId)/\(input.sequence)", sequence: input.sequence,
                 clientMessageId: input.clientMessageId),
             state: state, now: date)
-        let response = await respond(to: skillInput, in: context)
+        let streamed = await answer(skillInput, in: context, requestId: requestId, output: output)
+        let response = streamed.response
         state = response.state(after: state)
         if case .profile(let profile) = skillInput {
             // The server keeps the profile whatever the skill does with it (a skill that merged it already finds
             // the same profile).
             state.profile = state.profile.map { $0.updated(with: profile) } ?? profile
         }
-        let payloads = notices + response.messages
+        let payloads = notices + streamed.finalMessages
         let replies = payloads.enumerated().map { index, payload in
             SkillMessage(
                 payload: payload, source: .bot, userId: key.userId, msgId: UUID.random().uuidString.lowercased(),
@@ -220,6 +228,58 @@ final class ConversationTurns: Sendable {
         let stored = try await store.answer(input.sequence, with: replies, state: state, in: conversation, at: date)
         await output.broadcast(stored, to: key)
         if response.handOff { await output.queueForAgent(key) }
+    }
+
+    /// The skill's answer: streamed as `textStream` frames to the conversation's sockets when the skill streams
+    /// (``StreamingSkill``), else its response.
+    private func answer(
+        _ input: SkillInput, in context: SkillContext, requestId: String?, output: any TurnOutput
+    ) async -> StreamedAnswer {
+        let key = ConversationKey(channelId: context.channelId, userId: context.userId)
+        let skill = skills[context.channelId].map { ($0 as? MeasuredSkill)?.base ?? $0 }
+        guard let streaming = skill as? any StreamingSkill else {
+            return StreamedAnswer(response: await respond(to: input, in: context))
+        }
+        var context = context
+        context.history = StoredHistory(store: store, key: key, before: context.turn.sequence)
+        let streamContext = context
+        // One stream per answer, the same when the input is answered again after a restart.
+        let streamId = context.turn.messageId
+        let task = Task { [logger, metrics] in
+            let start = ContinuousClock.now
+            defer { metrics.skillTurn(channel: key.channelId, took: ContinuousClock.now - start) }
+            var answer = StreamedAnswer(response: SkillResponse(messages: []))
+            do {
+                for try await event in streaming.stream(input, in: streamContext) {
+                    switch event {
+                    case .text(let piece):
+                        let payload = answer.append(piece, streamId: streamId)
+                        await output.broadcast(
+                            unstored: [
+                                SkillMessage(payload: payload, source: .bot, userId: key.userId, requestId: requestId)
+                            ],
+                            to: key)
+                    case .response(let response):
+                        answer.response = response
+                        return answer
+                    }
+                }
+                // Cancelled (a new input came): what was streamed is the answer.
+                answer.response = SkillResponse(messages: answer.text.isEmpty ? [] : [.text(answer.text)])
+            } catch {
+                logger.error("skill of channel \(key.channelId) failed: \(error)")
+                let failure =
+                    (error as? ParleyError)
+                    ?? ParleyError(.skillFailed, "the skill failed: \(error)", underlying: error)
+                answer.response = SkillResponse(
+                    messages: (answer.text.isEmpty ? [] : [.text(answer.text)]) + [.error(failure)])
+            }
+            return answer
+        }
+        drains.withLockedValue { $0.streams[key] = task }
+        let answer = await task.value
+        drains.withLockedValue { $0.streams[key] = nil }
+        return answer
     }
 
     /// The skill's response; one error payload, with the state unchanged, when the skill throws.
@@ -235,6 +295,75 @@ final class ConversationTurns: Sendable {
             let failure =
                 (error as? ParleyError) ?? ParleyError(.skillFailed, "the skill failed: \(error)", underlying: error)
             return SkillResponse(messages: [.error(failure)])
+        }
+    }
+}
+
+/// A skill's answer, and the stream it was shown in while it was written.
+struct StreamedAnswer: Sendable {
+    /// The skill's response.
+    var response: SkillResponse
+    /// The text streamed so far.
+    private(set) var text = ""
+    /// The stream's id, once a piece was streamed.
+    private(set) var streamId: String?
+
+    init(response: SkillResponse) { self.response = response }
+
+    /// Takes a piece of text: the `textStream` frame that shows it (`start`, then `running`), with the whole text
+    /// so far in `aggregateText`.
+    mutating func append(_ piece: String, streamId: String) -> MessagePayload {
+        text += piece
+        let state: StreamState = self.streamId == nil ? .start : .running
+        self.streamId = streamId
+        return MessagePayload(
+            .textStream(
+                MessagePayload.TextStream(text: piece, streamState: state, streamId: streamId, aggregateText: text)))
+    }
+
+    /// The messages to store and send: when text was streamed, the answer's text message becomes the stream's `end`
+    /// frame (the whole text, with the message's actions), so every screen replaces its growing bubble with it and
+    /// a screen that connects later reads it whole; an answer without such a message gets an `end` frame of the
+    /// streamed text first.
+    var finalMessages: [MessagePayload] {
+        guard let streamId else { return response.messages }
+        var messages = response.messages
+        let end = { (text: String) in
+            MessagePayload.Content.textStream(
+                MessagePayload.TextStream(text: text, streamState: .end, streamId: streamId, aggregateText: text))
+        }
+        if let first = messages.first, case .text(let whole) = first.content {
+            messages[0].content = end(whole.text)
+        } else {
+            messages.insert(MessagePayload(end(text)), at: 0)
+        }
+        return messages
+    }
+}
+
+/// A conversation's earlier messages, read from the store for a skill (``SkillContext/history``).
+struct StoredHistory: ConversationHistory {
+    let store: any ConversationStore
+    let key: ConversationKey
+    /// The input being answered: only messages before it.
+    let before: Int
+
+    func recentMessages(limit: Int) async throws -> [HistoryMessage] {
+        guard limit > 0, before > 1 else { return [] }
+        // Sequences count both directions, so the last `limit` messages before `before` start at `before - limit`.
+        let stored = try await store.messages(
+            for: key, after: .sequence(max(0, before - 1 - limit)), limit: limit)
+        return stored.filter { $0.sequence < before }.compactMap { message in
+            switch message.frame {
+            case .user(.message(let user)):
+                return HistoryMessage(author: .user, payload: user.payload, sequence: message.sequence)
+            case .user(.profile):
+                return nil
+            case .skill(let skill):
+                return HistoryMessage(
+                    author: skill.source == .agent ? .agent : .skill, payload: skill.payload, sequence: message.sequence
+                )
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+public import ParleyLanguageModel
 
 /// A channel: the door an app's users come through, with its authentication rules and the skill behind it.
 ///
@@ -158,8 +159,12 @@ public enum SkillReference: JSONConvertible, Codable, Hashable {
     case echo
     /// A skill the app that embeds the server registers under this name (`buildApplication(configuration:skills:)`).
     case named(String)
+    /// A language model on an OpenAI-compatible chat-completions endpoint, its answers streamed (`docs/skills.md`,
+    /// "Language models").
+    case llm(LanguageModelConfiguration)
 
-    /// Decodes `"demo"`, `"echo"`, the name of an app's skill, `{"file": PATH}` or `{"webhook": URL}`.
+    /// Decodes `"demo"`, `"echo"`, the name of an app's skill, `{"file": PATH}`, `{"webhook": URL}` or `{"llm": {…}}`
+    /// (``LanguageModelConfiguration``).
     public init(json: JSONValue) throws(ParleyError) {
         switch json {
         case "demo": self = .demo
@@ -170,14 +175,20 @@ public enum SkillReference: JSONConvertible, Codable, Hashable {
                 self = .file(path)
             } else if let url = object["webhook"]?.stringValue {
                 self = .webhook(url)
+            } else if let model = object["llm"] {
+                do {
+                    self = .llm(try LanguageModelConfiguration(json: model))
+                } catch {
+                    throw error.within(.key("llm"))
+                }
             } else {
                 fallthrough
             }
         default:
             throw ParleyError(
                 .invalidValue,
-                "a skill is \"demo\", \"echo\", the name of a skill the app registers, {\"file\": PATH} or "
-                    + "{\"webhook\": URL}",
+                "a skill is \"demo\", \"echo\", the name of a skill the app registers, {\"file\": PATH}, "
+                    + "{\"webhook\": URL} or {\"llm\": {\"url\": URL, \"model\": NAME, …}}",
                 path: JSONPath())
         }
     }
@@ -190,6 +201,7 @@ public enum SkillReference: JSONConvertible, Codable, Hashable {
         case .file(let path): ["file": .string(path)]
         case .webhook(let url): ["webhook": .string(url)]
         case .named(let name): .string(name)
+        case .llm(let model): ["llm": model.jsonValue]
         }
     }
 }

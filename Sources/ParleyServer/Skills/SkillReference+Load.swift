@@ -1,4 +1,5 @@
 import Foundation
+import ParleyLanguageModel
 
 extension SkillReference {
     /// The skill this reference names, loaded and checked; a named skill is looked up in `appSkills`.
@@ -9,6 +10,7 @@ extension SkillReference {
         case .echo: EchoSkill()
         case .file(let path): try ScriptedSkill(contentsOf: URL(fileURLWithPath: path))
         case .webhook(let url): try WebhookSkill(url: url)
+        case .llm(let model): try LanguageModelSkill(configuration: model)
         }
     }
 
