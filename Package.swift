@@ -64,13 +64,13 @@ let package = Package(
         // events, capabilities, connection status, typing and the screen options. ChatClient and the Genesys chat
         // implement it; ParleyUI shows it.
         .target(name: "ParleyConversation", dependencies: ["ParleyCore"]),
-        // Headless chat client (filled by issue 4).
+        // The headless chat client: ChatClient, its connection state machine, transports, outbox, transcript.
         .target(
             name: "ParleyClient",
             dependencies: [
                 "ParleyCore",
                 "ParleyConversation",
-                // Speech input and read-aloud (issue 21): ParleySpeech guards its program-running engines, so an iOS
+                // Speech input and read-aloud: ParleySpeech guards its program-running engines, so an iOS
                 // app links no Subprocess through it.
                 "ParleySpeech",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -81,11 +81,11 @@ let package = Package(
                 .product(name: "WSCore", package: "swift-websocket"),
             ]
         ),
-        // Scripted skills: the dialog-definition format, its interpreter and the demo skill (issue 3). The demo's
+        // Scripted skills: the dialog-definition format, its interpreter and the demo skill. The demo's
         // definition is a resource, Resources/pizza-demo.json.
         .target(
             name: "ParleySkills", dependencies: ["ParleyCore"], resources: [.copy("Resources/pizza-demo.json")]),
-        // A language-model skill on any OpenAI-compatible chat-completions endpoint, streamed (issue 36). Its HTTP
+        // A language-model skill on any OpenAI-compatible chat-completions endpoint, streamed. Its HTTP
         // client is a small swift-nio one (corelibs URLSession cannot stream a body on Linux; AsyncHTTPClient would
         // add swift-nio-http2 and itself to every build for pooling and redirects that one POST a turn does not need).
         .target(
@@ -100,17 +100,17 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // Reference chat server (filled by issue 3).
+        // The chat server: channels, sockets, the turn, stores, live agents, speech endpoints, the web widget.
         .target(
             name: "ParleyServer",
             dependencies: [
                 "ParleyCore",
                 "ParleySkills",
-                // A channel's skill may be a language model (issue 36).
+                // A channel's skill may be a language model.
                 "ParleyLanguageModel",
                 // The web widget's texts are ParleyUI's string tables, served as JSON (GET /widget/strings.json).
                 "ParleyUI",
-                // The speech endpoints (issue 21): the streaming recognizers and synthesisers.
+                // The speech endpoints: the streaming recognizers and synthesisers.
                 "ParleySpeech",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -135,12 +135,12 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
             ],
-            // The web chat widget served at / (issue 7): plain HTML, CSS and JavaScript; and the agent console
+            // The web chat widget served at /: plain HTML, CSS and JavaScript; and the agent console
             // page served at /agent, one HTML file whose inline script and style are allowed by hash.
             resources: [.copy("Widget/Assets"), .copy("Agents/Assets/agent.html")]
         ),
         // Speech synthesis, recognition, recording and playback: protocols plus espeak-ng/pocketsphinx/sox and Apple
-        // engines (issue 8). The program-running engines use swift-subprocess, which declares no iOS support: an iOS
+        // engines. The program-running engines use swift-subprocess, which declares no iOS support: an iOS
         // build links no Subprocess and has no EspeakSynthesizer, PocketsphinxRecognizer, SoxConverter or SoxPlayer.
         .target(
             name: "ParleySpeech",
@@ -151,10 +151,10 @@ let package = Package(
                 // FilePath, for a program given by path: the System framework on macOS, this package on Linux.
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ],
-            // The whisper engine's worker (issue 34), run by WhisperRecognizer with python3; found with Bundle.module.
+            // The whisper engine's worker, run by WhisperRecognizer with python3; found with Bundle.module.
             resources: [.copy("Linux/whisper_worker.py")]
         ),
-        // The PostgreSQL conversation store (issue 20): its own target, so that an app embedding the SQLite server
+        // The PostgreSQL conversation store: its own target, so that an app embedding the SQLite server
         // never pulls postgres-nio.
         .target(
             name: "ParleyPostgres",
@@ -166,24 +166,24 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        // JSON voice flows: model, loader, validator, engine and runner (issue 8).
+        // JSON voice flows: model, loader, validator, engine and runner.
         .target(
             name: "ParleyVoiceFlow",
             dependencies: ["ParleyCore", "ParleySpeech", .product(name: "Logging", package: "swift-log")]
         ),
-        // The presentation model of a chat screen (issue 22): rows, timestamps, strings, theme, intents, links. No UI
+        // The presentation model of a chat screen: rows, timestamps, strings, theme, intents, links. No UI
         // framework, only Observation, so it is tested on Linux; the strings are `.strings` files copied as they are
         // and read by ParleyUI itself (see docs/ui.md, "Strings").
         .target(
             name: "ParleyUI", dependencies: ["ParleyCore", "ParleyConversation"],
             resources: [.copy("Resources/Strings")]),
-        // SwiftUI and UIKit views over ParleyUI's model, and a WKWebView host for the widget (issue 22). Apple only:
+        // SwiftUI and UIKit views over ParleyUI's model, and a WKWebView host for the widget. Apple only:
         // every file is behind `#if canImport(SwiftUI)` / `canImport(UIKit)` / `canImport(WebKit)`, so on Linux it
         // compiles to nothing but its re-export; no Apple toolchain runs in CI (docs/ios.md).
         .target(name: "ParleyChatUI", dependencies: ["ParleyUI"]),
-        // The JavaScript bridge between an app and a chat page in a web view (issue 7).
+        // The JavaScript bridge between an app and a chat page in a web view.
         .target(name: "ParleyWebBridge", dependencies: ["ParleyCore"]),
-        // Test kit for an app's client side: in-memory transport, fault-injecting proxy, scripted agent (issues 4, 5).
+        // Test kit for an app's client side: in-memory transport, fault-injecting proxy, scripted agent.
         // No server and no Hummingbird: the proxy and the agent only talk sockets.
         .target(
             name: "ParleyClientTesting",
@@ -198,7 +198,7 @@ let package = Package(
                 .product(name: "WSCore", package: "swift-websocket"),
             ]
         ),
-        // Test kit for the server side: the real server in process on a free port (issue 5). Re-exports
+        // Test kit for the server side: the real server in process on a free port. Re-exports
         // ParleyClientTesting, since a test of a server drives it with a client.
         .target(
             name: "ParleyServerTesting",
@@ -293,7 +293,7 @@ let package = Package(
             name: "ParleyServerTestingTests",
             dependencies: ["ParleyServerTesting", .product(name: "Hummingbird", package: "hummingbird")]
         ),
-        // Genesys Mobile Services: callback push dialogs, a Bayeux client, GMS chat (issue 9). A client library an
+        // Genesys Mobile Services: callback push dialogs, a Bayeux client, GMS chat. A client library an
         // app links: no server, no Hummingbird.
         // A Genesys chat is a Conversation of its own: it links neither the ODA chat client nor speech.
         .target(name: "ParleyGenesys", dependencies: ["ParleyCore", "ParleyConversation"]),

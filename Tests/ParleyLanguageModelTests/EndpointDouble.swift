@@ -109,10 +109,13 @@ actor EndpointDouble {
                             case .wait(let gate): await gate.wait()
                             case .cut: throw Cut()
                             case .untilDisconnected:
+                                // Until the client goes, however long that takes on a loaded machine (a bounded
+                                // number of writes in a tight loop could end first, and the stream with it), a
+                                // comment every 20 ms as a server's keep-alive would.
                                 do {
-                                    for _ in 0..<10_000 {
+                                    while true {
                                         try await writer.write(ByteBuffer(string: ": still here\n"))
-                                        await Task.yield()
+                                        try await Task.sleep(for: .milliseconds(20))
                                     }
                                 } catch {
                                     await self.recordDisconnection()

@@ -1,6 +1,7 @@
 import Foundation
 
-/// How loud a piece of audio is: for a visualizer's level meter, and the measure ParleySpeech's `VoiceActivityDetector` uses.
+/// How loud a piece of audio is: for a visualizer's level meter, and the measure ParleySpeech's
+/// `VoiceActivityDetector` uses.
 ///
 /// The RMS is relative to full scale (32,768), so a full-scale square wave is 1.0 (0 dBFS) and a full-scale sine
 /// 0.707 (−3.01 dBFS: the square-wave reference, not AES17's sine reference). Silence is ``floor`` rather than −∞.

@@ -5,13 +5,13 @@ public import Observation
 /// `ChatClient` (ParleyClient) to Parley's or Oracle's server, or any other backend (a Genesys chat, for instance).
 /// ParleyUI links no transport: it speaks ParleyConversation only.
 ///
-/// The model follows the conversation's events, transcript and status and turns them into ``rows`` (message bubbles, cards, forms, attachments,
-/// day headers, the typing indicator), the ``header``, the ``connectionBanner``, the ``languageMenu`` and the
-/// ``composer``, obeying the conversation's ``Conversation/screenOptions`` (Oracle's `BotsConfiguration` flags) and the
-/// visual ones of its own ``Configuration``. A view only draws these and calls the intents (``send(text:)``,
-/// ``perform(_:in:)``, ``submitForm(_:postback:)``…); every intent calls the conversation. What the backend cannot
-/// do (``Conversation/capabilities``) is not offered: no attach button without attachments, no language menu
-/// without languages, no end button without ending.
+/// The model follows the conversation's events, transcript and status and turns them into ``rows`` (message bubbles,
+/// cards, forms, attachments, day headers, the typing indicator), the ``header``, the ``connectionBanner``, the
+/// ``languageMenu`` and the ``composer``, obeying the conversation's ``Conversation/screenOptions`` (Oracle's
+/// `BotsConfiguration` flags) and the visual ones of its own ``Configuration``. A view only draws these and calls the
+/// intents (``send(text:)``, ``perform(_:in:)``, ``submitForm(_:postback:)``…); every intent calls the conversation.
+/// What the backend cannot do (``Conversation/capabilities``) is not offered: no attach button without attachments, no
+/// language menu without languages, no end button without ending.
 ///
 /// ```swift
 /// let model = ChatViewModel(client: client)
