@@ -53,7 +53,7 @@ extension ChatClient {
 
     /// The app is back in the foreground: the client reconnects at once (when it was connected before) and
     /// delivers what waited.
-    public func applicationWillEnterForeground() {
+    public func applicationWillEnterForeground() async {
         // Coming back starts an attempt or nothing: no action waits, so they are all performed before returning.
         for action in connectionMachine.handle(.enteredForeground) { performAtOnce(action) }
     }

@@ -166,7 +166,9 @@ public func buildApplication(
     }
     var clusterServices: [any Service] = []
     if let sqlite = baseStore as? SQLiteConversationStore {
-        clusterServices.append(sqlite.checkpointer(logger: logger))  // stopped after the hub has finished
+        // On the system's clock, also when the server's is virtual (see `checkpointer(logger:clock:)`); stopped after
+        // the hub has finished.
+        clusterServices.append(sqlite.checkpointer(logger: logger, clock: .system))
     }
     if let period = configuration.retention {
         clusterServices.append(

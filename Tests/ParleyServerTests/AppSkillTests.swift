@@ -60,4 +60,37 @@ struct AppSkillTests {
         }
         #expect(error?.code == .invalidValue)
     }
+
+    /// docs/skills.md's example of an app's skill, compiled here (not run: it serves until stopped); the test below
+    /// checks that every line of the document's example is one of these.
+    struct OrderStatusSkill: Skill {
+        func respond(to input: SkillInput, in context: SkillContext) async throws -> SkillResponse {
+            guard case .message(let payload) = input, let text = payload.text else {
+                return SkillResponse(messages: [])
+            }
+            return SkillResponse(messages: [.text("You asked about: \(text)")])
+        }
+    }
+
+    static func documentedServer() async throws {
+        let configuration = ServerConfiguration(
+            port: 8080, dataDirectory: URL(fileURLWithPath: ".parley-data"),
+            channels: [ChannelConfiguration(id: "orders", skill: .named("orders"))])
+        let app = try await buildApplication(configuration: configuration, skills: ["orders": OrderStatusSkill()])
+        try await app.runService()
+    }
+
+    @Test func theDocumentsExampleIsCompiledHere() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let document = try String(contentsOf: root.appendingPathComponent("docs/skills.md"), encoding: .utf8)
+        let example = try #require(
+            document.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+                .first { $0.contains("buildApplication(") })
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let lines = Set(source.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        for line in example.split(separator: "\n") {
+            #expect(lines.contains(line.trimmingCharacters(in: .whitespaces)), "not compiled here: \(line)")
+        }
+    }
 }

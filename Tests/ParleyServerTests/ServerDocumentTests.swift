@@ -44,7 +44,8 @@ struct ServerDocumentTests {
             (#"{"channels":[{"name":"no id"}]}"#, .missingField, "$.channels[0].id"),
             (#"{"channels":[{"id":"a"},{"id":"a"}]}"#, .invalidValue, "$.channels[1].id"),
             (#"{"channels":[{"id":"a","clientAuthenticationEnabled":true}]}"#, .invalidValue, "$.channels[0].secret"),
-            (#"{"channels":[{"id":"a","skill":"pizza"}]}"#, .invalidValue, "$.channels[0].skill"),
+            (#"{"channels":[{"id":"a","skill":{"fiel":"x.json"}}]}"#, .invalidValue, "$.channels[0].skill"),
+            (#"{"channels":[{"id":"a","skill":""}]}"#, .invalidValue, "$.channels[0].skill"),
             (#"{"chanels":[]}"#, .missingField, "$.channels"),
             (#"{"channels":[{"id":"a","secrt":"x"}]}"#, .invalidValue, "$.channels[0].secrt"),
         ]

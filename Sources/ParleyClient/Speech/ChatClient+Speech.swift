@@ -83,12 +83,12 @@ extension ChatClient {
 
     /// Stops listening (Oracle's `stopRecording()`): the microphone closes and the recognizer's final result for
     /// what was said follows. Does nothing when not recording.
-    public func stopRecording() {
+    public func stopRecording() async {
         recording(.stop)
     }
 
     /// Stops listening and drops what was said: no result follows (the speech popup's `odais_speech_cancel`).
-    public func cancelRecording() {
+    public func cancelRecording() async {
         recording(.cancel)
     }
 

@@ -65,11 +65,15 @@ public struct SQLiteConversationStore: ConversationStore {
     /// message up to about 2 KB still fits in its page (a larger one continues on overflow pages).
     static let pageSize = 2048
 
-    /// The service that copies the write-ahead log into the database file four times a second, on the store's clock,
-    /// until the service group it runs in shuts down; a checkpoint that fails is logged to `logger`. Without it, SQLite
-    /// copies the log in the commit that makes it pass 10,000 pages, and that request waits.
-    public func checkpointer(logger: Logger = Logger(label: "parley.sqlite")) -> some Service {
-        Checkpointer(connection: checkpointConnection, path: path, clock: clock, logger: logger)
+    /// The service that copies the write-ahead log into the database file four times a second, until the service
+    /// group it runs in shuts down; a checkpoint that fails is logged to `logger`. Without it, SQLite copies the log in
+    /// the commit that makes it pass 10,000 pages, and that request waits.
+    /// - Parameter clock: What it waits on; by default the store's clock. `buildApplication` passes the system's:
+    ///   checkpoints are about the disk, not about the conversations' time, and a server run on a virtual clock (in
+    ///   tests) would otherwise checkpoint only when the test moves the clock, and count as one more sleeper on it.
+    public func checkpointer(logger: Logger = Logger(label: "parley.sqlite"), clock: ServerClock? = nil) -> some Service
+    {
+        Checkpointer(connection: checkpointConnection, path: path, clock: clock ?? self.clock, logger: logger)
     }
 
     /// Runs `updates` in the next group commit and returns once it is committed (`committed` is called first, in
