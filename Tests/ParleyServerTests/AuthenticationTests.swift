@@ -161,6 +161,9 @@ struct AuthenticationTests {
                 await clock.advance(by: .seconds(60))
                 try await socket.send(UserMessage.text("after the first expiry", user: "alice"))
                 #expect(try await socket.receiveMessage().payload == .text("after the first expiry"))
+                // The expiry watch woke at the first expiry and sleeps again, until the renewed one, in its own task:
+                // the clock moves on once it sleeps (before, the move could pass unseen, and the socket stayed open).
+                await clock.waitForSleepers(1)
                 await clock.advance(by: .seconds(1800))
                 while try await socket.receive() != nil {}
             }
