@@ -158,12 +158,15 @@ struct AuthenticationTests {
                 try await socket.send(StateFrame.auth(jwt: Self.token(lifetime: 1800)))
                 try await socket.send(UserMessage.text("renewed", user: "alice"))
                 #expect(try await socket.receiveMessage().payload == .text("renewed"))
+                // The server's other services sleep on the same clock; the expiry watch is one of those asleep now.
+                let asleep = clock.sleeperCount
                 await clock.advance(by: .seconds(60))
                 try await socket.send(UserMessage.text("after the first expiry", user: "alice"))
                 #expect(try await socket.receiveMessage().payload == .text("after the first expiry"))
                 // The expiry watch woke at the first expiry and sleeps again, until the renewed one, in its own task:
-                // the clock moves on once it sleeps (before, the move could pass unseen, and the socket stayed open).
-                await clock.waitForSleepers(1)
+                // the clock moves on once every sleeper sleeps again (before, the move could pass unseen, the socket
+                // stayed open, and the test waited past its time limit with the whole run behind it).
+                await clock.waitForSleepers(asleep)
                 await clock.advance(by: .seconds(1800))
                 while try await socket.receive() != nil {}
             }
