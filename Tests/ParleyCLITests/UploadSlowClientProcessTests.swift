@@ -1,4 +1,6 @@
 import Foundation
+import Subprocess
+import SystemPackage
 import Testing
 
 #if canImport(Glibc)
@@ -25,28 +27,20 @@ struct UploadSlowClientProcessTests {
         return file
     }
 
-    /// `curl` uploading `file` as `user` on channel `demo`, at `rate` bytes a second when given; it prints the
-    /// status.
-    static func curlUpload(port: Int, user: String, file: URL, rate: Int?) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(curl))
+    /// `curl` uploading `file` as `user` on channel `demo`, at `rate` bytes a second when given: the HTTP status it
+    /// printed. Awaited with swift-subprocess, whose pipes no other test's process inherits (a pipe of Foundation's
+    /// `Process` could be held open by a server another test started meanwhile, and its end came tens of seconds late).
+    static func curlUpload(port: Int, user: String, file: URL, rate: Int?) async throws -> String {
         var arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Expect:", "--max-time", "60"]
         if let rate { arguments += ["--limit-rate", String(rate)] }
         arguments += [
             "-F", "attachment=@\(file.path);type=image/png",
             "http://127.0.0.1:\(port)/chat/v1/attachments?channelId=demo&userId=\(user)",
         ]
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return (process, output)
-    }
-
-    static func status(of upload: (Process, Pipe)) -> String {
-        upload.0.waitUntilExit()
-        return String(decoding: upload.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let result = try await Subprocess.run(
+            .path(FilePath(try #require(curl))), arguments: Arguments(arguments), output: .string(limit: 1 << 16),
+            error: .discarded)
+        return result.standardOutput
     }
 
     @Test(.enabled(if: curl != nil, "needs curl"))
@@ -61,8 +55,10 @@ struct UploadSlowClientProcessTests {
             try? FileManager.default.removeItem(at: big)
             try? FileManager.default.removeItem(at: small)
         }
-        let slow = try (0..<8).map { try Self.curlUpload(port: port, user: "slow\($0)", file: big, rate: 100) }
-        defer { for upload in slow where upload.0.isRunning { upload.0.terminate() } }
+        let slow = (0..<8).map { index in
+            Task { try await Self.curlUpload(port: port, user: "slow\(index)", file: big, rate: 100) }
+        }
+        defer { for upload in slow { upload.cancel() } }
 
         // Let the eight connect and be admitted (their heads take a few milliseconds).
         try await Task.sleep(for: .milliseconds(300))
@@ -70,9 +66,7 @@ struct UploadSlowClientProcessTests {
         var answers: [String] = []
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
-            let answer = try await offloaded {
-                Self.status(of: try Self.curlUpload(port: port, user: "quick", file: small, rate: nil))
-            }
+            let answer = try await Self.curlUpload(port: port, user: "quick", file: small, rate: nil)
             answers.append(answer)
             if answer == "200" { break }
             try await Task.sleep(for: .milliseconds(200))
