@@ -32,9 +32,16 @@ struct DecodeCommandTests {
             Environment.custom(
                 Dictionary(uniqueKeysWithValues: variables.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
         }
+        // The input from a file, not a pipe Subprocess writes: a program that exits without reading it (an unreachable
+        // server) left that writer's descriptor open, which swift-subprocess 1.0 stops the whole test process for.
+        let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("parley-input-\(UUID())")
+        try Data(input.utf8).write(to: inputFile)
+        defer { try? FileManager.default.removeItem(at: inputFile) }
+        let descriptor = try FileDescriptor.open(FilePath(inputFile.path), .readOnly)
         let result = try await Subprocess.run(
-            executable, arguments: Arguments(arguments), environment: custom ?? .inherit, input: .string(input),
-            output: .string(limit: 16 << 20), error: .combinedWithOutput)
+            executable, arguments: Arguments(arguments), environment: custom ?? .inherit,
+            input: .fileDescriptor(descriptor, closeAfterSpawningProcess: true), output: .string(limit: 16 << 20),
+            error: .combinedWithOutput)
         let status: Int32 =
             switch result.terminationStatus {
             case .exited(let code): code
