@@ -23,6 +23,8 @@ struct UploadSlotTests {
         let early = #expect(throws: CodedHTTPError.self) { try limiter.admit(channelId: "c", userId: "new") }
         #expect(early?.error.code == .serverBusy)
 
+        moving.progress.waitingForClient()
+        stalled.progress.waitingForClient()
         await clock.advance(by: .seconds(2))
         moving.progress.received(5_000)  // 2,500 bytes a second
         stalled.progress.received(100)  // 50 bytes a second
@@ -37,8 +39,10 @@ struct UploadSlotTests {
         limiter.release(stalled)
         #expect(limiter.running == 2)
         // Everyone left is moving: the next one is refused.
-        newcomer.progress.received(4_000)
+        newcomer.progress.waitingForClient()
+        moving.progress.waitingForClient()
         await clock.advance(by: .seconds(2))
+        newcomer.progress.received(4_000)
         moving.progress.received(5_000)
         let busy = #expect(throws: CodedHTTPError.self) { try limiter.admit(channelId: "c", userId: "late") }
         #expect(busy?.error.code == .serverBusy)
@@ -60,15 +64,50 @@ struct UploadSlotTests {
             }
         }
         await clock.waitForSleepers(1)
+        ticket.progress.waitingForClient()
+        await clock.advance(by: .seconds(5))
         ticket.progress.received(12_000)  // more than 1,000 bytes a second over the first window
-        await clock.advance(by: .seconds(10))
+        ticket.progress.waitingForClient()
+        await clock.advance(by: .seconds(5))
         await clock.waitForSleepers(1)
+        await clock.advance(by: .seconds(5))
         ticket.progress.received(9_000)  // less over the second
-        await clock.advance(by: .seconds(10))
+        ticket.progress.waitingForClient()
+        await clock.advance(by: .seconds(5))
         let error = await #expect(throws: CodedHTTPError.self) { try await task.value }
         #expect(error?.error.code == .attachmentTooSlow)
         #expect(error?.status == .requestTimeout)
         feed.finish()
+    }
+
+    /// A body that arrived whole while the server was busy with it (writing the file, waiting its turn on the
+    /// upload thread) is not the client's slowness: the window is not judged.
+    @Test func theServersOwnTimeIsNotCountedAgainstTheClient() async throws {
+        let clock = VirtualClock()
+        let limiter = Self.limiter(clock)
+        let ticket = try limiter.admit(channelId: "c", userId: "u")
+        defer { limiter.release(ticket) }
+        let (written, finishWriting) = AsyncStream.makeStream(of: Void.self)
+        let task = Task {
+            try await limiter.supervise(ticket) {
+                for await _ in written {}
+                return "stored"
+            }
+        }
+        await clock.waitForSleepers(1)
+        ticket.progress.waitingForClient()
+        await clock.advance(by: .milliseconds(100))
+        ticket.progress.received(2_300)  // the whole body, far under 1,000 bytes a second over a window
+        await clock.advance(by: .seconds(10))  // the server writes
+        await clock.waitForSleepers(1)
+        // Waiting for a client for a second of the window is not enough to judge it either.
+        ticket.progress.waitingForClient()
+        await clock.advance(by: .seconds(1))
+        ticket.progress.received(0)
+        await clock.advance(by: .seconds(9))
+        await clock.waitForSleepers(1)
+        finishWriting.finish()
+        #expect(try await task.value == "stored")
     }
 
     @Test func anUploadThatOutlastsTheDeadlineIsEndedAndOneThatFinishesIsNot() async throws {

@@ -161,7 +161,7 @@ struct AttachmentRoutes {
         // most one chunk of each upload, not four.
         try? await context.channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1).get()
         var reader = UploadReceiver(maximumSize: limit, quotaLeft: quota - used)
-        reader.onBytes = { [progress = ticket.progress] in progress.received($0) }
+        reader.progress = ticket.progress
         let receiver = reader
         let folder = folder
         let received = try await uploads.supervise(ticket) {

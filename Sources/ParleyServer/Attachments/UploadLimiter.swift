@@ -9,7 +9,9 @@ import NIOConcurrencyHelpers
 /// costs nothing. Users are keyed by channel and user id.
 ///
 /// An admitted upload runs under ``supervise(_:_:)``: it must end within ``deadline`` (`408 attachment.timedOut`)
-/// and receive at least ``minimumRate`` bytes a second over every ``rateWindow`` (`408 attachment.tooSlow`). When
+/// and receive at least ``minimumRate`` bytes a second over every ``rateWindow`` (`408 attachment.tooSlow`), the
+/// rate being the client's: bytes over the time the server waited for them (``UploadProgress``); a window in which
+/// the server waited for the client less than half the time is not judged and runs on into the next. When
 /// every slot is taken, a new upload takes the slot of the slowest running one that is below the minimum rate over
 /// its last windows and at least ``evictionGrace`` old; that one ends at once with `408 attachment.tooSlow`. So
 /// clients that send a few bytes a second (`curl --limit-rate 100`) cannot keep everyone else's uploads out.
@@ -83,7 +85,7 @@ final class UploadLimiter: Sendable {
         let user = "\(channelId)\u{0}\(userId)"
         let now = clock.elapsed
         let window = window
-        let progress = UploadProgress(started: now)
+        let progress = UploadProgress(clock: clock)
         let outcome = state.withLockedValue { state -> (CodedHTTPError?, evicted: UploadProgress?) in
             if state.starts.count > 10_000 {
                 state.starts = state.starts.filter { _, starts in starts.last.map { now - $0 < window } ?? false }
@@ -147,7 +149,7 @@ final class UploadLimiter: Sendable {
     private func slowestStalled(in uploads: some Sequence<UploadProgress>, now: Duration) -> UploadProgress? {
         var slowest: (UploadProgress, Double)?
         for upload in uploads where now - upload.started >= evictionGrace {
-            let rate = upload.recentRate(now: now)
+            let rate = upload.recentRate(now: now, minimumWait: evictionGrace / 2)
             guard rate < Double(minimumRate) else { continue }
             if slowest.map({ rate < $0.1 }) ?? true { slowest = (upload, rate) }
         }
@@ -194,7 +196,6 @@ final class UploadLimiter: Sendable {
     /// Waits on the server's clock, window by window, until the upload is too slow or out of time.
     private func watch(_ progress: UploadProgress) async throws {
         let end = progress.started + deadline
-        let minimumPerWindow = Double(minimumRate) * rateWindow.inSeconds
         while true {
             let now = clock.elapsed
             if now >= end {
@@ -204,15 +205,16 @@ final class UploadLimiter: Sendable {
                     headers: [.connection: "close"])
             }
             let step = min(rateWindow, end - now)
-            try await clock.sleep(for: step)
-            guard step == rateWindow else { continue }
-            if Double(progress.closeWindow(at: clock.elapsed)) < minimumPerWindow {
-                throw CodedHTTPError(
-                    .requestTimeout, .attachmentTooSlow,
-                    "the upload received fewer than \(minimumRate) bytes a second over "
-                        + "\(rateWindow.described)",
-                    headers: [.connection: "close"])
-            }
+            try await clock.sleep(until: now + step)
+            guard step == rateWindow,
+                let window = progress.closeWindow(at: clock.elapsed, judgedAfter: rateWindow / 2),
+                Double(window.bytes) < Double(minimumRate) * window.waited.inSeconds
+            else { continue }
+            throw CodedHTTPError(
+                .requestTimeout, .attachmentTooSlow,
+                "the upload received fewer than \(minimumRate) bytes a second over "
+                    + "\(rateWindow.described)",
+                headers: [.connection: "close"])
         }
     }
 
@@ -220,33 +222,63 @@ final class UploadLimiter: Sendable {
     var running: Int { state.withLockedValue { $0.running } }
 }
 
-/// What one admitted upload has received: the bytes of its current and previous rate windows, for the minimum rate
-/// (``UploadLimiter``), and the way to stop it.
+/// What one admitted upload has received, for the minimum rate (``UploadLimiter``), and the way to stop it.
+///
+/// The rate is the client's, not the server's: it counts the bytes of the body over the time the receiver spent
+/// waiting for them (``waitingForClient()`` to ``received(_:)``). The time the server spends on its own work —
+/// parsing, writing the file, waiting its turn on the upload thread, storing the finished file — counts for no one,
+/// so that a body that arrived whole in an instant is never "too slow" because the server was busy with it.
 final class UploadProgress: Sendable {
+    private struct Window {
+        var bytes = 0
+        /// Finished waits for the client in this window.
+        var waited: Duration = .zero
+    }
+
     private struct State {
-        var windowStart: Duration
-        var windowBytes = 0
-        var previousStart: Duration
-        var previousBytes = 0
+        var current = Window()
+        var previous = Window()
+        /// When the wait for the client that is going on now started.
+        var waitingSince: Duration?
         var evicted = false
+
+        func waited(now: Duration) -> Duration {
+            current.waited + (waitingSince.map { now - $0 } ?? .zero)
+        }
     }
 
     /// When it was admitted (``ServerClock/elapsed``).
     let started: Duration
-    private let state: NIOLockedValueBox<State>
+    private let clock: ServerClock
+    private let state = NIOLockedValueBox(State())
     /// The refusal that stops the upload, once (``stop(_:)``).
     let stops: AsyncStream<CodedHTTPError>
     private let continuation: AsyncStream<CodedHTTPError>.Continuation
 
-    init(started: Duration) {
-        self.started = started
-        state = NIOLockedValueBox(State(windowStart: started, previousStart: started))
+    init(clock: ServerClock) {
+        self.clock = clock
+        started = clock.elapsed
         (stops, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Counts `count` bytes of the body received.
+    /// The receiver waits for the next bytes of the body from now.
+    func waitingForClient() {
+        let now = clock.elapsed
+        state.withLockedValue { state in
+            if state.waitingSince == nil { state.waitingSince = now }
+        }
+    }
+
+    /// The wait ended with `count` bytes of the body (0 at its end).
     func received(_ count: Int) {
-        state.withLockedValue { $0.windowBytes += count }
+        let now = clock.elapsed
+        state.withLockedValue { state in
+            if let since = state.waitingSince {
+                state.current.waited += now - since
+                state.waitingSince = nil
+            }
+            state.current.bytes += count
+        }
     }
 
     /// Whether its slot was given to another upload (the limiter's count no longer includes it).
@@ -255,24 +287,28 @@ final class UploadProgress: Sendable {
         set { state.withLockedValue { $0.evicted = newValue } }
     }
 
-    /// Ends the current rate window at `now`: the bytes it received; a new window starts.
-    func closeWindow(at now: Duration) -> Int {
+    /// Ends the current rate window at `now` if the receiver waited for the client at least `judgedAfter` in it, and
+    /// returns its bytes and that wait; otherwise returns nil and the window goes on (the server was busy, not the
+    /// client).
+    func closeWindow(at now: Duration, judgedAfter: Duration) -> (bytes: Int, waited: Duration)? {
         state.withLockedValue { state in
-            let bytes = state.windowBytes
-            state.previousStart = state.windowStart
-            state.previousBytes = bytes
-            state.windowStart = now
-            state.windowBytes = 0
-            return bytes
+            let waited = state.waited(now: now)
+            guard waited >= judgedAfter else { return nil }
+            let closed = (bytes: state.current.bytes, waited: waited)
+            state.previous = Window(bytes: closed.bytes, waited: waited)
+            state.current = Window()
+            if state.waitingSince != nil { state.waitingSince = now }
+            return closed
         }
     }
 
-    /// Bytes a second over the previous window and the current one so far.
-    func recentRate(now: Duration) -> Double {
+    /// Bytes a second over the previous window and the current one so far, counting only the time spent waiting for
+    /// the client; infinite while that time is under `minimumWait` (too little to judge).
+    func recentRate(now: Duration, minimumWait: Duration) -> Double {
         state.withLockedValue { state in
-            let elapsed = (now - state.previousStart).inSeconds
-            guard elapsed > 0 else { return .infinity }
-            return Double(state.previousBytes + state.windowBytes) / elapsed
+            let waited = state.previous.waited + state.waited(now: now)
+            guard waited >= minimumWait, waited > .zero else { return .infinity }
+            return Double(state.previous.bytes + state.current.bytes) / waited.inSeconds
         }
     }
 

@@ -16,8 +16,9 @@ struct UploadReceiver {
     var maximumSize: Int
     /// How many bytes the user may still store on the channel.
     var quotaLeft: Int
-    /// Told the size of each chunk of the body as it arrives (``UploadProgress/received(_:)``, the minimum rate).
-    var onBytes: @Sendable (Int) -> Void = { _ in }
+    /// Told when the receiver waits for the client and what each chunk of the body brings, for the minimum rate
+    /// (``UploadProgress``); nil when nothing measures it.
+    var progress: UploadProgress?
     /// Bytes of the body that are not the file (boundaries, part headers, other parts) the receiver tolerates.
     static let overheadAllowance = 64 * 1024
     /// How much of the file is gathered before it is written.
@@ -67,9 +68,13 @@ struct UploadReceiver {
         var headersChecked = false
         do {
             var total = 0
-            for try await chunk in body {
+            var chunks = body.makeAsyncIterator()
+            while true {
+                progress?.waitingForClient()
+                let next = try await chunks.next()
+                progress?.received(next?.readableBytes ?? 0)
+                guard let chunk = next else { break }
                 total += chunk.readableBytes
-                onBytes(chunk.readableBytes)
                 guard total <= maximumSize + Self.overheadAllowance else { throw tooLarge() }
                 do {
                     try parser.execute(chunk)

@@ -116,7 +116,8 @@ public struct ServerConfiguration: Sendable {
     /// How long one upload may take, from its admission to its last byte; a longer one is ended with
     /// `408 attachment.timedOut`. Default 10 minutes.
     public var uploadTimeout: Duration = .seconds(600)
-    /// The fewest bytes a second an upload must receive, measured over each ``uploadRateWindow``; a slower one is
+    /// The fewest bytes a second an upload must receive, measured over each ``uploadRateWindow`` of the time the
+    /// server waited for the client (its own time writing the file does not count); a slower one is
     /// ended with `408 attachment.tooSlow`, and while every upload slot is taken a new upload takes the slot of the
     /// slowest one below it. Default 2048 (2 KiB a second).
     public var uploadMinimumRate: Int = 2048
