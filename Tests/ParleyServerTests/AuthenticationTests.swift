@@ -17,11 +17,11 @@ struct AuthenticationTests {
 
     static func token(
         secret: String = "s3cret", channel: String = "secured", user: String = "alice", issuedAgo: TimeInterval = 0,
-        lifetime: TimeInterval = 1800
+        lifetime: TimeInterval = 1800, now: Date = Date()
     ) -> String {
         ChannelToken.mint(
             channelId: channel, userId: user, secret: secret, lifetime: lifetime,
-            now: Date().addingTimeInterval(-issuedAgo))
+            now: now.addingTimeInterval(-issuedAgo))
     }
 
     static func header(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
@@ -125,17 +125,16 @@ struct AuthenticationTests {
 
     /// A token bounds the socket it opened: at its `exp` (on the server's clock) the socket closes with 4003
     /// `auth.expired`, and not a moment before.
-    // Disabled: in one full run of six the close never came and the test, which cannot be cancelled while its socket
-    // waits, held the run past its time limit. The expiry watch reads the date, then sleeps for the rest on the
-    // virtual clock; a clock moved between the two makes it sleep too long. To be fixed in CredentialExpiry (sleep
-    // until a deadline) before this runs again; the session-secret tests (SessionSecretLifetimeTests) cover the close
-    // meanwhile.
-    @Test(.disabled("the expiry watch can read the date and sleep on either side of a clock move; see the comment"))
+    // The token is dated on the server's virtual clock, not by the computer: a token minted a second or more after
+    // the server's clock started (a slow start on a busy machine) outlived the test's 61 virtual seconds, the close
+    // never came, and the test, which cannot be cancelled while its socket waits, held the whole run.
+    @Test
     func anOpenSocketClosesWhenItsTokenExpires() async throws {
         let clock = VirtualClock()
-        try await withServer(channels: [Self.secured], configure: { $0.clock = serverClock(on: clock) }) { server in
+        let time = serverClock(on: clock)
+        try await withServer(channels: [Self.secured], configure: { $0.clock = time }) { server in
             let close = try await server.chat(
-                channel: "secured", user: "alice", headers: Self.header(Self.token(lifetime: 60))
+                channel: "secured", user: "alice", headers: Self.header(Self.token(lifetime: 60, now: time.now()))
             ) { socket in
                 try await socket.send(UserMessage.text("hi", user: "alice"))
                 #expect(try await socket.receiveMessage().payload == .text("hi"))
@@ -153,17 +152,17 @@ struct AuthenticationTests {
 
     /// A fresh token sent on the open socket (an `auth` frame, as Parley's client and Oracle's SDKs do before the
     /// old one expires) keeps the socket open until the fresh token's expiry.
-    // Disabled for the reason anOpenSocketClosesWhenItsTokenExpires is: it held a full run past its time limit again.
-    @Test(.disabled("the expiry watch can read the date and sleep on either side of a clock move; see above"))
+    @Test
     func anAuthFrameOnTheOpenSocketRenewsIt() async throws {
         let clock = VirtualClock()
-        try await withServer(channels: [Self.secured], configure: { $0.clock = serverClock(on: clock) }) { server in
+        let time = serverClock(on: clock)
+        try await withServer(channels: [Self.secured], configure: { $0.clock = time }) { server in
             let close = try await server.chat(
-                channel: "secured", user: "alice", headers: Self.header(Self.token(lifetime: 60))
+                channel: "secured", user: "alice", headers: Self.header(Self.token(lifetime: 60, now: time.now()))
             ) { socket in
                 await clock.waitForSleepers(1)
                 await clock.advance(by: .seconds(30))
-                try await socket.send(StateFrame.auth(jwt: Self.token(lifetime: 1800)))
+                try await socket.send(StateFrame.auth(jwt: Self.token(lifetime: 1800, now: time.now())))
                 try await socket.send(UserMessage.text("renewed", user: "alice"))
                 #expect(try await socket.receiveMessage().payload == .text("renewed"))
                 // The server's other services sleep on the same clock; the expiry watch is one of those asleep now.

@@ -55,9 +55,7 @@ struct AgentSocket: Sendable {
             writeTimeout: configuration.socketWriteTimeout, metrics: metrics, logger: logger)
         outbox.send(JSONValue.object(["type": "welcome", "agent": details.jsonValue]).jsonString())
         // The token bounds the socket: when it expires, the console must sign in again.
-        let expiry = Task {
-            let remaining = expiresAt.timeIntervalSince(clock.now())
-            guard (try? await clock.sleep(for: .milliseconds(Int64(max(0, remaining) * 1000)))) != nil else { return }
+        let expiry = CredentialExpiry(expiresAt).watch(clock: clock) {
             outbox.close(ParleyError(.tokenExpired, "the agent token expired; sign in with a new one"))
         }
         defer { expiry.cancel() }

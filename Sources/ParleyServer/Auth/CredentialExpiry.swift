@@ -25,6 +25,9 @@ final class CredentialExpiry: Sendable {
     func watch(clock: ServerClock, onExpiry: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         Task {
             while !Task.isCancelled {
+                // The monotonic reading comes first and the wait is until a deadline: a clock that moves after the
+                // reading can only wake the watch early (it then reads the date again), never late.
+                let start = clock.elapsed
                 let remaining = expiresAt.timeIntervalSince(clock.now())
                 if remaining <= 0 {
                     await onExpiry()
@@ -32,7 +35,8 @@ final class CredentialExpiry: Sendable {
                 }
                 do {
                     // At most a day at a time, then the date is read again: no conversion of a far date can trap.
-                    try await clock.sleep(for: .milliseconds(Int64((min(remaining, 86_400) * 1000).rounded(.up))))
+                    let wait = Duration.milliseconds(Int64((min(remaining, 86_400) * 1000).rounded(.up)))
+                    try await clock.sleep(until: start + wait)
                 } catch {
                     return
                 }

@@ -33,6 +33,7 @@ public struct ServerClock: Sendable {
     public let clock: any Clock<Duration>
     private let elapsedTime: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
+    private let deadlineSleeper: @Sendable (Duration) async throws -> Void
     private let wallClock: @Sendable () -> Date
 
     /// A server clock that waits on `clock` and reads dates from `wallClock`, the two independent.
@@ -44,6 +45,7 @@ public struct ServerClock: Sendable {
         self.clock = clock
         self.elapsedTime = { start.duration(to: clock.now) }
         self.sleeper = { duration in try await clock.sleep(for: duration) }
+        self.deadlineSleeper = { elapsed in try await clock.sleep(until: start.advanced(by: elapsed), tolerance: nil) }
         self.wallClock = wallClock
     }
 
@@ -78,5 +80,12 @@ public struct ServerClock: Sendable {
     /// - Throws: `CancellationError` when the task is cancelled.
     public func sleep(for duration: Duration) async throws {
         try await sleeper(duration)
+    }
+
+    /// Waits until ``elapsed`` reads `deadline` or more; returns at once when it already does. Unlike reading
+    /// ``elapsed`` and sleeping for the difference, a clock that moves between the two cannot make it wake late.
+    /// - Throws: `CancellationError` when the task is cancelled.
+    public func sleep(until deadline: Duration) async throws {
+        try await deadlineSleeper(deadline)
     }
 }
