@@ -51,18 +51,18 @@ public struct PostgresAttachmentStore: AttachmentStore {
         let logger = store.logger
         do {
             try await store.transaction { connection in
-                try await connection.query(
+                try await connection.counted(
                     """
                     SELECT pg_advisory_xact_lock(\(Self.quotaLockClass), hashtext(\(record.channelId + "\n" + userId)))
                     """, logger: logger)
                 var used = 0
-                for try await sum in try await connection.query(
+                for try await sum in try await connection.counted(
                     Self.usageQuery(channelId: record.channelId, userId: userId), logger: logger
                 ).decode(Int.self) {
                     used = sum
                 }
                 guard used <= quota - record.size else { throw OverQuota() }
-                try await connection.query(
+                try await connection.counted(
                     """
                     INSERT INTO parley_attachments (id, channel_id, user_id, type, size, file_name, protected)
                     VALUES (\(id), \(record.channelId), \(userId), \(record.type), \(record.size), \(record.fileName),
@@ -70,14 +70,14 @@ public struct PostgresAttachmentStore: AttachmentStore {
                     """, logger: logger)
                 var parts = 0
                 try await upload.read(chunkSize: Self.partSize) { chunk in
-                    try await connection.query(
+                    try await connection.counted(
                         """
                         INSERT INTO parley_attachment_parts (attachment_id, part, bytes)
                         VALUES (\(id), \(parts), \(chunk))
                         """, logger: logger)
                     parts += 1
                 }
-                try await connection.query(
+                try await connection.counted(
                     "UPDATE parley_attachments SET parts = \(parts) WHERE id = \(id)", logger: logger)
             }
             return true

@@ -113,7 +113,7 @@ public actor PostgresCluster: Cluster {
         var payload = event.jsonValue.jsonString()
         if payload.utf8.count > 7_900 { payload = ClusterEvent.resynchronize.jsonValue.jsonString() }
         do {
-            try await client.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
+            try await client.counted("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
         } catch {
             logger.warning("cannot announce a change to the cluster: \(String(reflecting: error))")
         }
@@ -125,7 +125,7 @@ public actor PostgresCluster: Cluster {
         guard let connection else { return false }
         let taken = generation
         do {
-            let rows = try await connection.query(
+            let rows = try await connection.counted(
                 "SELECT pg_try_advisory_lock(\(Self.lockKey(for: key)))", logger: logger)
             for try await locked in rows.decode(Bool.self) where locked {
                 held[key] = taken
@@ -141,7 +141,7 @@ public actor PostgresCluster: Cluster {
     public func releaseTurns(of key: ConversationKey) async {
         guard let taken = held.removeValue(forKey: key), taken == generation, let connection else { return }
         do {
-            try await connection.query("SELECT pg_advisory_unlock(\(Self.lockKey(for: key)))", logger: logger)
+            try await connection.counted("SELECT pg_advisory_unlock(\(Self.lockKey(for: key)))", logger: logger)
         } catch {
             logger.warning("cannot release the turns of \(key): \(String(reflecting: error))")
         }

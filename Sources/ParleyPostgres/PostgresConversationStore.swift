@@ -59,14 +59,14 @@ public struct PostgresConversationStore: ConversationStore {
         do {
             version = try await Self.withDeadline(.seconds(2)) { [client, logger] in
                 var found = false
-                for try await exists in try await client.query(
+                for try await exists in try await client.counted(
                     "SELECT to_regclass('parley_schema_migrations') IS NOT NULL", logger: logger
                 ).decode(Bool.self) {
                     found = exists
                 }
                 guard found else { return 0 }
                 var version = 0
-                for try await applied in try await client.query(
+                for try await applied in try await client.counted(
                     "SELECT coalesce(max(version), 0) FROM parley_schema_migrations", logger: logger
                 ).decode(Int.self) {
                     version = applied
@@ -140,7 +140,7 @@ public struct PostgresConversationStore: ConversationStore {
             let sequence = try await transaction { connection in
                 // The next sequence number, taken by the statement that locks the conversation's row until commit.
                 var numbered = try await Self.firstRow(
-                    connection.query(
+                    connection.counted(
                         """
                         UPDATE parley_conversations SET last_sequence = last_sequence + 1
                         WHERE channel_id = \(key.channelId) AND user_id = \(key.userId) RETURNING id, last_sequence
@@ -148,7 +148,7 @@ public struct PostgresConversationStore: ConversationStore {
                 if numbered == nil {
                     // A new conversation; another node creating it at the same moment makes this an update.
                     numbered = try await Self.firstRow(
-                        connection.query(
+                        connection.counted(
                             """
                             INSERT INTO parley_conversations (channel_id, user_id, state, last_sequence, updated_at)
                             VALUES (\(key.channelId), \(key.userId), '{}', 1, \(clock.now().timeIntervalSince1970))
@@ -163,7 +163,7 @@ public struct PostgresConversationStore: ConversationStore {
                 // With the row locked, an input with the same client message id is committed or absent: the unique
                 // index answers, and the number taken above is given back by the rollback.
                 let stored = try await Self.firstRow(
-                    connection.query(
+                    connection.counted(
                         """
                         INSERT INTO parley_messages
                             (conversation_id, sequence, direction, frame, created_at, client_message_id, pending)
@@ -173,7 +173,7 @@ public struct PostgresConversationStore: ConversationStore {
                         """, logger: logger))?.decode(Int.self)
                 guard stored != nil else {
                     let first = try await Self.firstRow(
-                        connection.query(
+                        connection.counted(
                             """
                             SELECT sequence FROM parley_messages
                             WHERE conversation_id = \(conversationId) AND client_message_id = \(clientMessageId)
@@ -247,7 +247,7 @@ public struct PostgresConversationStore: ConversationStore {
             // The numbers after the replies, taken by the statement that stores the new state and locks the row.
             guard
                 let (lastSequence, lastOutbound) = try await Self.firstRow(
-                    connection.query(
+                    connection.counted(
                         """
                         UPDATE parley_conversations SET state = \(stateText), last_sequence = last_sequence + \(count),
                         last_outbound = last_outbound + \(count), updated_at = \(stamp)
@@ -264,7 +264,7 @@ public struct PostgresConversationStore: ConversationStore {
                 let sequences = stored.map(\.sequence)
                 let frames = stored.indices.map { stored[$0].encodeWireFrame() }
                 let outbounds = stored.map { $0.outbound ?? 0 }
-                try await connection.query(
+                try await connection.counted(
                     """
                     INSERT INTO parley_messages (conversation_id, sequence, direction, frame, created_at, outbound)
                     SELECT \(conversation.id), reply.sequence, 'skill', reply.frame, \(stamp), reply.outbound
@@ -276,7 +276,7 @@ public struct PostgresConversationStore: ConversationStore {
                 // The fence of a cluster: an input another node answered meanwhile is not pending any more, and this
                 // answer rolls back.
                 let answered = try await Self.firstRow(
-                    connection.query(
+                    connection.counted(
                         """
                         UPDATE parley_messages SET pending = false
                         WHERE conversation_id = \(conversation.id) AND sequence = \(sequence) AND pending
@@ -436,7 +436,7 @@ public struct PostgresConversationStore: ConversationStore {
     @discardableResult
     private func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
         do {
-            return try await client.query(query, logger: logger)
+            return try await client.counted(query, logger: logger)
         } catch let error as PSQLError {
             throw Self.runtimeError(error)
         }
@@ -459,15 +459,15 @@ public struct PostgresConversationStore: ConversationStore {
 
     private func inTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.counted("BEGIN", logger: logger)
             let value: T
             do {
                 value = try await body(connection)
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                _ = try? await connection.counted("ROLLBACK", logger: logger)
                 throw error
             }
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.counted("COMMIT", logger: logger)
             return value
         }
     }
