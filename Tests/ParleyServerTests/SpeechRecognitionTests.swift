@@ -175,10 +175,12 @@ import WSCore
         }
 
         /// A bad token in the first frame closes with the chat socket's code for it; no token within the time
-        /// closes with 4001; a channel without speech closes with 1008.
+        /// closes with 4001; a channel without speech closes with 1008. The time is the server's virtual clock's: on a
+        /// real one, a first frame that took longer than the timeout to arrive on a busy machine was "no token".
         @Test func refusals() async throws {
+            let clock = VirtualClock()
             try await withServer(
-                channels: [Self.secured, Self.mute], configure: { $0.authenticationTimeout = .milliseconds(300) }
+                channels: [Self.secured, Self.mute], configure: { $0.clock = serverClock(on: clock) }
             ) { server in
                 let frames = FrameBox()
                 let badToken = try await server.recognize(channel: "secured", user: "alice", authenticated: true) {
@@ -200,6 +202,8 @@ import WSCore
 
                 let late = try await server.recognize(channel: "secured", user: "alice", authenticated: true) {
                     socket in
+                    await clock.waitForSleepers(1)  // the socket's authentication timer
+                    await clock.advance(by: .seconds(10))
                     frames.set(try await socket.rest())
                 }
                 #expect(frames.value.first?["code"] == "auth.required")

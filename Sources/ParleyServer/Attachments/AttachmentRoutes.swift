@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import _NIOFileSystem
 
@@ -27,6 +28,9 @@ struct AttachmentRoutes {
     let sessions: SessionSecrets
     /// Uploads at once and per minute.
     let uploads: UploadLimiter
+    /// Bytes of received uploads between their check against ``ServerConfiguration/attachmentQuota`` and the end of
+    /// their storing: each check counts the uploads before it, so that uploads at once cannot pass it together.
+    let unstoredBytes = NIOLockedValueBox(0)
     /// The data folder's attachments folder, where uploads in progress are written.
     let folder: AttachmentFolder
     /// Where attachments are kept: ``folder``, or a cluster's store.
@@ -170,9 +174,23 @@ struct AttachmentRoutes {
                     request.body, boundary: boundary, channel: channel, with: receiver, into: folder)
             }
         }
+        // Counted from here until the store has it (then the store's total counts it); a later upload's check sees
+        // it either way. Across the nodes of a cluster, uploads of other nodes are seen once stored.
+        var unstored = configuration.attachmentQuota == nil ? 0 : received.size
+        let unstoredWithThis = unstoredBytes.withLockedValue { bytes in
+            bytes += unstored
+            return bytes
+        }
+        defer { unstoredBytes.withLockedValue { [unstored] in $0 -= unstored } }
         if let total = configuration.attachmentQuota {
-            let stored = try await totalUsage(context: context)
-            if stored + received.size > total {
+            let stored: Int
+            do {
+                stored = try await totalUsage(context: context)
+            } catch {
+                await folder.discard(received.path)
+                throw error
+            }
+            if stored + unstoredWithThis > total {
                 await folder.discard(received.path)
                 throw storageFull()
             }
@@ -185,6 +203,10 @@ struct AttachmentRoutes {
         let stored: Bool
         do {
             stored = try await store.store(StagedUpload(path: received.path), id: id, record: record, quota: quota)
+            // The store's total counts it now (a check from here on may count it twice, and refuse an upload that
+            // would just fit, for this instant only).
+            unstoredBytes.withLockedValue { [unstored] in $0 -= unstored }
+            unstored = 0
         } catch {
             await folder.discard(received.path)
             throw Self.storeFailure(error, context: context)
