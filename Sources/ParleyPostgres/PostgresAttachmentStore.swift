@@ -54,10 +54,10 @@ public struct PostgresAttachmentStore: AttachmentStore {
                 try await connection.counted(
                     """
                     SELECT pg_advisory_xact_lock(\(Self.quotaLockClass), hashtext(\(record.channelId + "\n" + userId)))
-                    """, logger: logger)
+                    """, logger: logger, by: store.shared)
                 var used = 0
                 for try await sum in try await connection.counted(
-                    Self.usageQuery(channelId: record.channelId, userId: userId), logger: logger
+                    Self.usageQuery(channelId: record.channelId, userId: userId), logger: logger, by: store.shared
                 ).decode(Int.self) {
                     used = sum
                 }
@@ -67,18 +67,18 @@ public struct PostgresAttachmentStore: AttachmentStore {
                     INSERT INTO parley_attachments (id, channel_id, user_id, type, size, file_name, protected)
                     VALUES (\(id), \(record.channelId), \(userId), \(record.type), \(record.size), \(record.fileName),
                             \(record.protected ?? false))
-                    """, logger: logger)
+                    """, logger: logger, by: store.shared)
                 var parts = 0
                 try await upload.read(chunkSize: Self.partSize) { chunk in
                     try await connection.counted(
                         """
                         INSERT INTO parley_attachment_parts (attachment_id, part, bytes)
                         VALUES (\(id), \(parts), \(chunk))
-                        """, logger: logger)
+                        """, logger: logger, by: store.shared)
                     parts += 1
                 }
                 try await connection.counted(
-                    "UPDATE parley_attachments SET parts = \(parts) WHERE id = \(id)", logger: logger)
+                    "UPDATE parley_attachments SET parts = \(parts) WHERE id = \(id)", logger: logger, by: store.shared)
             }
             return true
         } catch is OverQuota {

@@ -16,9 +16,11 @@ import Synchronization
 /// (``ParleyError/Code/storeInputAnswered``) keeps the first answer only.
 ///
 /// Announcements go through the pool as `pg_notify` after the data they announce is committed; a notification
-/// carries ids and numbers only (the rows are the truth). When the node's connection drops, it connects again with
-/// back-off (100 ms doubling to 5 s) and announces ``ClusterEvent/resynchronize`` to itself, since it may have missed
-/// notifications meanwhile.
+/// carries ids and numbers only (the rows are the truth). The hint of new messages
+/// (``ClusterEvent/messages(_:outbound:)``) is sent by the store's answer itself, with its commit (one round trip less
+/// per message): ``announce(_:)`` leaves it out. Claims and releases are prepared statements on the node's
+/// connection. When the node's connection drops, it connects again with back-off (100 ms doubling to 5 s) and
+/// announces ``ClusterEvent/resynchronize`` to itself, since it may have missed notifications meanwhile.
 public actor PostgresCluster: Cluster {
     /// The notification channel every node listens on.
     public static let channel = "parley_events"
@@ -32,6 +34,8 @@ public actor PostgresCluster: Cluster {
     private let client: PostgresClient
     private let logger: Logger
     private let clock: ServerClock
+    /// The store's round trip count and its switch for hints sent with its answers.
+    private let shared: StoreShared
     /// The node's own connection, while it is open, and how many times it was opened.
     private var connection: PostgresConnection?
     private var generation = 0
@@ -50,6 +54,9 @@ public actor PostgresCluster: Cluster {
         self.client = store.client
         self.logger = logger
         self.clock = clock
+        self.shared = store.shared
+        // From now on the store's answers notify with their commit.
+        store.shared.sendHintsWithAnswers()
     }
 
     /// Keeps the node's connection open and listening until the task is cancelled or the service group stops.
@@ -109,14 +116,22 @@ public actor PostgresCluster: Cluster {
 
     /// Tells every node, this one included, by `pg_notify`. An event too long for a notification (a key of
     /// kilobytes) goes as ``ClusterEvent/resynchronize``.
+    /// The hint of new messages is not sent here: the store's answer that stored them sent it with its commit.
     public func announce(_ event: ClusterEvent) async {
-        var payload = event.jsonValue.jsonString()
-        if payload.utf8.count > 7_900 { payload = ClusterEvent.resynchronize.jsonValue.jsonString() }
+        if case .messages = event, shared.answersSendHints { return }
         do {
-            try await client.counted("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
+            for try await _ in try await client.counted(
+                NotifyStatement(payload: Self.payload(of: event)), logger: logger, by: shared)
+            {}
         } catch {
             logger.warning("cannot announce a change to the cluster: \(String(reflecting: error))")
         }
+    }
+
+    /// The text of `event`'s notification: ``ClusterEvent/resynchronize`` for an event too long for one.
+    static func payload(of event: ClusterEvent) -> String {
+        let payload = event.jsonValue.jsonString()
+        return payload.utf8.count > 7_900 ? ClusterEvent.resynchronize.jsonValue.jsonString() : payload
     }
 
     /// Takes the conversation's advisory lock on the node's connection, without waiting; false while another node
@@ -126,8 +141,8 @@ public actor PostgresCluster: Cluster {
         let taken = generation
         do {
             let rows = try await connection.counted(
-                "SELECT pg_try_advisory_lock(\(Self.lockKey(for: key)))", logger: logger)
-            for try await locked in rows.decode(Bool.self) where locked {
+                ClaimTurnsStatement(lock: Self.lockKey(for: key)), logger: logger, by: shared)
+            for try await locked in rows where locked {
                 held[key] = taken
                 return true
             }
@@ -141,7 +156,9 @@ public actor PostgresCluster: Cluster {
     public func releaseTurns(of key: ConversationKey) async {
         guard let taken = held.removeValue(forKey: key), taken == generation, let connection else { return }
         do {
-            try await connection.counted("SELECT pg_advisory_unlock(\(Self.lockKey(for: key)))", logger: logger)
+            for try await _ in try await connection.counted(
+                ReleaseTurnsStatement(lock: Self.lockKey(for: key)), logger: logger, by: shared)
+            {}
         } catch {
             logger.warning("cannot release the turns of \(key): \(String(reflecting: error))")
         }

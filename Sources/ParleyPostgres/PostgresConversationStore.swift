@@ -20,6 +20,10 @@ public import PostgresNIO
 ///
 /// Unlike the SQLite store it keeps no cache of pending inputs: another node may write the same conversation.
 ///
+/// Each step of a message is one prepared statement, one round trip (receive, pending read, answer); with a
+/// ``PostgresCluster`` on the store, the answer's hint to the other nodes goes with the answer's commit
+/// (docs/performance.md, "A cluster on PostgreSQL").
+///
 /// Create one with ``withStore(_:logger:_:)``, which connects, migrates and closes; or on a ``PostgresClient`` you
 /// run yourself, with ``init(client:logger:)`` and ``migrate()``.
 public struct PostgresConversationStore: ConversationStore {
@@ -27,6 +31,14 @@ public struct PostgresConversationStore: ConversationStore {
     let logger: Logger
     /// Dates a new conversation's `updated_at`; every other date comes with the call that stores it.
     private let clock: ServerClock
+    /// The round trip count and the answers' hints, shared with the cluster, session bindings and attachments.
+    let shared = StoreShared()
+
+    /// The round trips to the database this store has made since it was created, with those of the cluster, session
+    /// bindings and attachments on it: one per statement, `BEGIN` and `COMMIT` included (a prepared statement's
+    /// preparation, once per connection, is not counted). For diagnostics and the benchmarks' round trips per message
+    /// (docs/performance.md, "A cluster on PostgreSQL").
+    public var roundTrips: Int { shared.roundTripCount }
 
     /// A store on `client`, which the caller runs (`client.run()`, or in a `ServiceGroup`) while the store is used.
     /// Call ``migrate()`` once before the first use.
@@ -59,14 +71,14 @@ public struct PostgresConversationStore: ConversationStore {
         do {
             version = try await Self.withDeadline(.seconds(2)) { [client, logger] in
                 var found = false
-                for try await exists in try await client.counted(
+                for try await exists in try await client.query(
                     "SELECT to_regclass('parley_schema_migrations') IS NOT NULL", logger: logger
                 ).decode(Bool.self) {
                     found = exists
                 }
                 guard found else { return 0 }
                 var version = 0
-                for try await applied in try await client.counted(
+                for try await applied in try await client.query(
                     "SELECT coalesce(max(version), 0) FROM parley_schema_migrations", logger: logger
                 ).decode(Int.self) {
                     version = applied
@@ -131,11 +143,34 @@ public struct PostgresConversationStore: ConversationStore {
         var sequence: Int
     }
 
-    /// Stores a user's input as pending, unless the conversation already has its `clientMessageId`.
+    /// Stores a user's input as pending, unless the conversation already has its `clientMessageId`: one statement
+    /// (``ReceiveStatement``); a new conversation, or a repeat that raced its first, takes the transaction's path.
     public func receive(_ input: InputFrame, for key: ConversationKey, at date: Date) async throws -> ReceivedInput {
         let frame = input.jsonValue.jsonString()
         let clientMessageId = input.clientMessageId
         let stamp = date.timeIntervalSince1970
+        do {
+            let statement = ReceiveStatement(
+                channelId: key.channelId, userId: key.userId, frame: frame, date: stamp,
+                clientMessageId: clientMessageId)
+            var result: (Int?, Int?)?
+            for try await row in try await client.counted(statement, logger: logger, by: shared) { result = row }
+            if let (stored, repeated) = result {
+                if let stored { return ReceivedInput(sequence: stored, duplicate: false) }
+                if let repeated { return ReceivedInput(sequence: repeated, duplicate: true) }
+            }
+        } catch let error as PSQLError where Self.isFence(error) {
+            // A repeat found only after the number was taken: rolled back, decided below.
+        } catch let error as PSQLError {
+            throw Self.runtimeError(error)
+        }
+        return try await receiveInTransaction(frame, clientMessageId: clientMessageId, for: key, at: stamp)
+    }
+
+    /// ``receive(_:for:at:)`` in a transaction of several statements: creates the conversation when new.
+    private func receiveInTransaction(
+        _ frame: String, clientMessageId: String?, for key: ConversationKey, at stamp: Double
+    ) async throws -> ReceivedInput {
         do {
             let sequence = try await transaction { connection in
                 // The next sequence number, taken by the statement that locks the conversation's row until commit.
@@ -144,7 +179,7 @@ public struct PostgresConversationStore: ConversationStore {
                         """
                         UPDATE parley_conversations SET last_sequence = last_sequence + 1
                         WHERE channel_id = \(key.channelId) AND user_id = \(key.userId) RETURNING id, last_sequence
-                        """, logger: logger))?.decode((Int64, Int).self)
+                        """, logger: logger, by: shared))?.decode((Int64, Int).self)
                 if numbered == nil {
                     // A new conversation; another node creating it at the same moment makes this an update.
                     numbered = try await Self.firstRow(
@@ -155,7 +190,7 @@ public struct PostgresConversationStore: ConversationStore {
                             ON CONFLICT (channel_id, user_id)
                             DO UPDATE SET last_sequence = parley_conversations.last_sequence + 1
                             RETURNING id, last_sequence
-                            """, logger: logger))?.decode((Int64, Int).self)
+                            """, logger: logger, by: shared))?.decode((Int64, Int).self)
                 }
                 guard let (conversationId, sequence) = numbered else {
                     throw ParleyError(.internalError, "conversation \(key) cannot be stored")
@@ -170,14 +205,14 @@ public struct PostgresConversationStore: ConversationStore {
                         VALUES (\(conversationId), \(sequence), 'user', \(frame), \(stamp), \(clientMessageId), true)
                         ON CONFLICT (conversation_id, client_message_id) WHERE client_message_id IS NOT NULL
                         DO NOTHING RETURNING sequence
-                        """, logger: logger))?.decode(Int.self)
+                        """, logger: logger, by: shared))?.decode(Int.self)
                 guard stored != nil else {
                     let first = try await Self.firstRow(
                         connection.counted(
                             """
                             SELECT sequence FROM parley_messages
                             WHERE conversation_id = \(conversationId) AND client_message_id = \(clientMessageId)
-                            """, logger: logger))?.decode(Int.self)
+                            """, logger: logger, by: shared))?.decode(Int.self)
                     guard let first else { throw ParleyError(.internalError, "a duplicate input of \(key) vanished") }
                     throw Duplicate(sequence: first)
                 }
@@ -193,19 +228,17 @@ public struct PostgresConversationStore: ConversationStore {
     /// for none.
     public func pending(for key: ConversationKey) async throws -> PendingInputs? {
         // One statement, so one snapshot: the conversation and its pending inputs as they stood together.
-        let rows = try await query(
-            """
-            SELECT \(unescaped: ConversationRow.columns), \(unescaped: MessageRow.columns)
-            FROM parley_conversations AS c
-            LEFT JOIN parley_messages AS m ON m.conversation_id = c.id AND m.pending
-            WHERE c.channel_id = \(key.channelId) AND c.user_id = \(key.userId)
-            ORDER BY m.sequence LIMIT \(PendingInputs.limit)
-            """)
+        let statement = PendingStatement(
+            channelId: key.channelId, userId: key.userId, limit: Int64(PendingInputs.limit))
         var conversation: StoredConversation?
         var inputs: [StoredMessage] = []
-        let columns = (Int64, String, Int, Int, Double, Double?, String?, Int?, String?, String?, Double?, Int?, Bool?)
-            .self
-        for try await row in rows.decode(columns) {
+        let rows: AsyncThrowingMapSequence<PostgresRowSequence, PendingStatement.Row>
+        do {
+            rows = try await client.counted(statement, logger: logger, by: shared)
+        } catch let error as PSQLError {
+            throw Self.runtimeError(error)
+        }
+        for try await row in rows {
             if conversation == nil {
                 conversation = ConversationRow((row.0, row.1, row.2, row.3, row.4, row.5, row.6))
                     .conversation(for: key)
@@ -235,13 +268,55 @@ public struct PostgresConversationStore: ConversationStore {
         return keys
     }
 
-    /// Stores the server's messages and the new state, and marks input `sequence` answered, in one transaction.
+    /// Stores the server's messages and the new state, and marks input `sequence` answered, in one transaction:
+    /// one statement (``AnswerStatement``) when the conversation's outbound number is still the one `conversation`
+    /// was read with, a transaction of several otherwise. With a cluster, the hint of the new messages is sent with
+    /// the commit.
     public func answer(
         _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
         at date: Date
     ) async throws -> [StoredMessage] {
         let stamp = date.timeIntervalSince1970
         let stateText = state.jsonValue.jsonString()
+        let count = replies.count
+        // The replies numbered after the outbound number read, and encoded once with it (the statement checks it).
+        var stored = replies.enumerated().map { offset, reply in
+            StoredMessage(
+                sequence: 0, frame: .skill(reply), createdAt: date, outbound: conversation.lastOutbound + 1 + offset)
+        }
+        let frames = stored.indices.map { stored[$0].encodeWireFrame() }
+        let statement = AnswerStatement(
+            conversationId: conversation.id, state: stateText, count: Int64(count), date: stamp,
+            lastOutbound: Int64(conversation.lastOutbound), input: sequence.map(Int64.init), frames: frames,
+            notification: count > 0 ? hint(for: conversation.key, outbound: conversation.lastOutbound + count) : nil)
+        do {
+            var lastSequence: Int?
+            for try await row in try await client.counted(statement, logger: logger, by: shared) { lastSequence = row }
+            if let lastSequence {
+                // `sequence` is not part of the encoded texts: they stay.
+                for index in stored.indices { stored[index].sequence = lastSequence - count + 1 + index }
+                return stored
+            }
+        } catch let error as PSQLError where Self.isFence(error) {
+            // Numbered or answered meanwhile, or gone: rolled back, decided below.
+        } catch let error as PSQLError {
+            throw Self.runtimeError(error)
+        }
+        return try await answerInTransaction(
+            sequence, with: replies, state: stateText, in: conversation, at: date)
+    }
+
+    /// The hint of an answer for the cluster, when the store sends it (``PostgresCluster`` on this store).
+    private func hint(for key: ConversationKey, outbound: Int) -> String? {
+        shared.answersSendHints ? PostgresCluster.payload(of: .messages(key, outbound: outbound)) : nil
+    }
+
+    /// ``answer(_:with:state:in:at:)`` in a transaction of several statements.
+    private func answerInTransaction(
+        _ sequence: Int?, with replies: [SkillMessage], state stateText: String, in conversation: StoredConversation,
+        at date: Date
+    ) async throws -> [StoredMessage] {
+        let stamp = date.timeIntervalSince1970
         let count = replies.count
         return try await transaction { connection in
             // The numbers after the replies, taken by the statement that stores the new state and locks the row.
@@ -252,7 +327,7 @@ public struct PostgresConversationStore: ConversationStore {
                         UPDATE parley_conversations SET state = \(stateText), last_sequence = last_sequence + \(count),
                         last_outbound = last_outbound + \(count), updated_at = \(stamp)
                         WHERE id = \(conversation.id) RETURNING last_sequence, last_outbound
-                        """, logger: logger))?.decode((Int, Int).self)
+                        """, logger: logger, by: shared))?.decode((Int, Int).self)
             else { throw ParleyError(.internalError, "conversation \(conversation.key) vanished") }
             var stored = replies.enumerated().map { offset, reply in
                 StoredMessage(
@@ -270,7 +345,7 @@ public struct PostgresConversationStore: ConversationStore {
                     SELECT \(conversation.id), reply.sequence, 'skill', reply.frame, \(stamp), reply.outbound
                     FROM unnest(\(sequences)::bigint[], \(frames)::text[], \(outbounds)::bigint[])
                         AS reply (sequence, frame, outbound)
-                    """, logger: logger)
+                    """, logger: logger, by: shared)
             }
             if let sequence {
                 // The fence of a cluster: an input another node answered meanwhile is not pending any more, and this
@@ -281,10 +356,15 @@ public struct PostgresConversationStore: ConversationStore {
                         UPDATE parley_messages SET pending = false
                         WHERE conversation_id = \(conversation.id) AND sequence = \(sequence) AND pending
                         RETURNING sequence
-                        """, logger: logger))
+                        """, logger: logger, by: shared))
                 guard answered != nil else {
                     throw ParleyError(.storeInputAnswered, "input \(sequence) of \(conversation.key) is not pending")
                 }
+            }
+            if let last = stored.last?.outbound, let hint = hint(for: conversation.key, outbound: last) {
+                // Sent by PostgreSQL at the commit, as the one-statement answer's.
+                try await connection.counted(
+                    "SELECT pg_notify(\(PostgresCluster.channel), \(hint))", logger: logger, by: shared)
             }
             return stored
         }
@@ -436,7 +516,7 @@ public struct PostgresConversationStore: ConversationStore {
     @discardableResult
     private func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
         do {
-            return try await client.counted(query, logger: logger)
+            return try await client.counted(query, logger: logger, by: shared)
         } catch let error as PSQLError {
             throw Self.runtimeError(error)
         }
@@ -459,17 +539,23 @@ public struct PostgresConversationStore: ConversationStore {
 
     private func inTransaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await client.withConnection { connection in
-            try await connection.counted("BEGIN", logger: logger)
+            try await connection.counted("BEGIN", logger: logger, by: shared)
             let value: T
             do {
                 value = try await body(connection)
             } catch {
-                _ = try? await connection.counted("ROLLBACK", logger: logger)
+                _ = try? await connection.counted("ROLLBACK", logger: logger, by: shared)
                 throw error
             }
-            try await connection.counted("COMMIT", logger: logger)
+            try await connection.counted("COMMIT", logger: logger, by: shared)
             return value
         }
+    }
+
+    /// Whether a one-statement step failed on purpose (`1 / 0`: see ``ReceiveStatement``, ``AnswerStatement``) and
+    /// rolled back, for the transaction's path to decide.
+    static func isFence(_ error: PSQLError) -> Bool {
+        error.code == .server && error.serverInfo?[.sqlState] == "22012"
     }
 
     /// A database error in words: postgres-nio's own description says nothing, to keep secrets out of logs; the

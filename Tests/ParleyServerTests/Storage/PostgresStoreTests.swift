@@ -167,6 +167,66 @@ struct PostgresStoreTests {
         }
     }
 
+    // MARK: Round trips
+
+    /// Each step of a message is one statement, one round trip (issue 37): the receive, the read of the pending
+    /// inputs, the answer; a repeat too. A new conversation's first input, and an answer on a read that another answer
+    /// overtook, take the transaction's path and keep the numbers consecutive.
+    @Test func eachStepOfAMessageIsOneRoundTrip() async throws {
+        try await TestPostgres.withDatabase { database in
+            try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { store in
+                let key = ConversationKey(channelId: "web", userId: "ada")
+                var message = UserMessage(payload: .text("hi"), userId: "ada")
+                message.clientMessageId = "c1"
+                #expect(try await store.receive(.message(message), for: key, at: Date()).sequence == 1)
+
+                func trips<T>(_ step: () async throws -> T) async throws -> (T, Int) {
+                    let before = store.roundTrips
+                    let value = try await step()
+                    return (value, store.roundTrips - before)
+                }
+                let (repeated, repeatTrips) = try await trips {
+                    try await store.receive(.message(message), for: key, at: Date())
+                }
+                #expect(repeated == ReceivedInput(sequence: 1, duplicate: true))
+                message.clientMessageId = "c2"
+                let (second, receiveTrips) = try await trips {
+                    try await store.receive(.message(message), for: key, at: Date())
+                }
+                #expect(second == ReceivedInput(sequence: 2, duplicate: false))
+                let (pending, pendingTrips) = try await trips { try await store.pending(for: key) }
+                let read = try #require(pending)
+                #expect(read.inputs.map(\.sequence) == [1, 2])
+                let reply = SkillMessage(payload: .text("hello"), source: .bot, userId: "ada", msgId: "m1")
+                let (answer, answerTrips) = try await trips {
+                    try await store.answer(
+                        1, with: [reply, reply], state: read.conversation.state, in: read.conversation, at: Date())
+                }
+                #expect(repeatTrips == 1)
+                #expect(receiveTrips == 1)
+                #expect(pendingTrips == 1)
+                #expect(answerTrips == 1)
+                #expect(answer.map(\.sequence) == [3, 4])
+                #expect(answer.map(\.outbound) == [1, 2])
+                for message in answer {
+                    #expect(message.wireFrame["sequence"] == .number(Double(message.outbound ?? 0)))
+                }
+
+                // The same read again: its outbound number is stale, the transaction's path numbers afresh.
+                let overtaken = try await store.answer(
+                    2, with: [reply], state: read.conversation.state, in: read.conversation, at: Date())
+                #expect(overtaken.map(\.sequence) == [5])
+                #expect(overtaken.map(\.outbound) == [3])
+                let stored = try await store.messages(for: key, after: .sequence(2), limit: 10)
+                #expect(stored.map(\.sequence) == [3, 4, 5])
+                for message in stored {
+                    #expect(message.wireFrame["sequence"] == .number(Double(message.outbound ?? 0)))
+                }
+                #expect(try await store.pending(for: key)?.inputs.isEmpty == true)
+            }
+        }
+    }
+
     /// The example of ``PostgresConversationStore/withStore(_:logger:_:)``'s documentation, without running the
     /// service: the application builds on the store and recovers its pending inputs from it.
     @Test func theDocumentedExampleBuildsAServerOnTheStore() async throws {
