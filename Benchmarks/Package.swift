@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // The PostgreSQL floor (`PostgresDurableEcho`) talks to the database as directly as postgres-nio allows.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.30.0"),
     ],
     targets: [
         .executableTarget(
@@ -31,6 +33,7 @@ let package = Package(
                 .product(name: "ParleyServer", package: root),
                 .product(name: "ParleySkills", package: root),
                 .product(name: "ParleyServerTesting", package: root),
+                .product(name: "ParleyPostgres", package: root),
                 .product(name: "ParleyVoiceFlow", package: root),
                 .product(name: "ParleySpeech", package: root),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -52,6 +55,8 @@ let package = Package(
             dependencies: [
                 .product(name: "ParleyCore", package: root),
                 .product(name: "ParleyServer", package: root),
+                .product(name: "ParleyPostgres", package: root),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

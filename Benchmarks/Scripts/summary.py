@@ -26,10 +26,19 @@ METRICS = [
     ("server.clientCpu", "server", "client_cpu_ns", "us/msg", 1000, "server (raw WebSocket echo)", "raw WebSocket echo", False, None),
     ("server.floor.throughput", "server (durable echo)", "msg/s", "msg/s", 1, "server (raw WebSocket echo)", "raw WebSocket echo", True, None),
     ("server.floor.cpu", "server (durable echo)", "cpu_ns", "us/msg", 1000, "server (raw WebSocket echo)", "raw WebSocket echo", False, None),
-    ("cluster.postgres.throughput", "cluster.postgres", "msg/s", "msg/s", 1, "server", "one node on SQLite", True, None),
+    ("cluster.floor.throughput", "cluster.floor", "msg/s", "msg/s", 1, "server", "one node on SQLite", True, None),
+    ("cluster.floor.p50", "cluster.floor", "p50_us", "ms", 1000, "server", "one node on SQLite", False, None),
+    ("cluster.floor.cpu", "cluster.floor", "cpu_ns", "us/msg", 1000, None, None, False, None),
+    ("cluster.floor.dbCpu", "cluster.floor", "db_cpu_ns", "us/msg", 1000, None, None, False, None),
+    ("cluster.postgres.throughput", "cluster.postgres", "msg/s", "msg/s", 1, "server", "one node on SQLite", True, ">= 0.3x"),
+    ("cluster.postgres.vsFloor", "cluster.postgres", "msg/s", "msg/s", 1, "cluster.floor", "the PostgreSQL floor", True, ">= 0.5x"),
+    ("cluster.postgres.cpu", "cluster.postgres", "cpu_ns", "us/msg", 1000, "cluster.floor", "the floor's process", False, None),
+    ("cluster.postgres.dbCpu", "cluster.postgres", "db_cpu_ns", "us/msg", 1000, "cluster.floor", "PostgreSQL under the floor", False, None),
+    ("cluster.postgres.roundTrips", "cluster.roundTrips", "trips_milli", "/msg", 1000, "cluster.roundTrips:floor_trips_milli", "the floor's", False, None),
+    ("cluster.floor.roundTrips", "cluster.roundTrips", "floor_trips_milli", "/msg", 1000, None, None, False, None),
     ("cluster.postgres.p50", "cluster.postgres", "p50_us", "ms", 1000, "server", "one node on SQLite", False, None),
     ("cluster.postgres.p99", "cluster.postgres", "p99_us", "ms", 1000, "server", "one node on SQLite", False, None),
-    ("cluster.nginx2.throughput", "cluster.nginx2", "msg/s", "msg/s", 1, "cluster.nginx1", "one node behind nginx", True, None),
+    ("cluster.nginx2.throughput", "cluster.nginx2", "msg/s", "msg/s", 1, "cluster.nginx1", "one node behind nginx", True, ">= 1x"),
     ("cluster.nginx2.p50", "cluster.nginx2", "p50_us", "ms", 1000, "cluster.nginx1", "one node behind nginx", False, None),
     ("cluster.nginx2.p99", "cluster.nginx2", "p99_us", "ms", 1000, "cluster.nginx1", "one node behind nginx", False, None),
     ("connection.memory", "connection", "bytes", "KiB", 1024, "connection (raw WebSocket echo)", "raw WebSocket echo", False, "<= 1.1x"),
@@ -86,7 +95,9 @@ def main():
         if value is None:
             continue
         line = f"{name}: {number(value / scale)} {unit}"
-        base = find(medians, baseline, metric) if baseline else None
+        # A baseline "test:metric" is another metric of a benchmark (the floor's round trips beside the node's).
+        base_test, _, base_metric = (baseline or "").partition(":")
+        base = find(medians, base_test, base_metric or metric) if baseline else None
         if base:
             ratio = value / base
             line += f" ({ratio:.2f}x {label})"

@@ -1,4 +1,5 @@
 import Benchmark
+import EchoServer
 import Foundation
 import NIOCore
 import NIOPosix
@@ -6,6 +7,10 @@ import ParleyServerTesting
 
 /// Issue 20's lines: one node on PostgreSQL against one on SQLite (the `server` benchmark, same load, same run), and
 /// two nodes behind nginx against one behind nginx, both on PostgreSQL and nginx running `deploy/nginx/parley.conf`.
+///
+/// Issue 37's: the PostgreSQL floor (`cluster.floor`, the raw echo storing each message as a node on PostgreSQL must
+/// at the least, ``PostgresDurableEcho``) under the same load, the CPU time per message of the node (or the floor's
+/// process) and of PostgreSQL's processes, and the round trips to PostgreSQL per message (`cluster.roundTrips`).
 ///
 /// They need a PostgreSQL server (`PARLEY_BENCH_POSTGRES_URL`, which `scripts/bench` sets from
 /// `scripts/postgres-test-server`) and nginx (`/usr/sbin/nginx`); without either they are not registered, and the
@@ -17,6 +22,13 @@ enum ClusterBenchmarks {
         case node
         /// `count` nodes behind nginx, clients connect to nginx.
         case nginx(nodes: Int)
+        /// The PostgreSQL floor: `raw-echo --postgres`, clients connect to it.
+        case floor
+
+        var isFloor: Bool {
+            if case .floor = self { return true }
+            return false
+        }
     }
 
     static func register() {
@@ -26,44 +38,70 @@ enum ClusterBenchmarks {
         else { return }
         let iterations = quick ? 1 : 3
         let layouts: [(String, Layout)] = [
-            ("cluster.postgres", .node), ("cluster.nginx1", .nginx(nodes: 1)), ("cluster.nginx2", .nginx(nodes: 2)),
+            ("cluster.floor", .floor), ("cluster.postgres", .node), ("cluster.nginx1", .nginx(nodes: 1)),
+            ("cluster.nginx2", .nginx(nodes: 2)),
         ]
         for (name, layout) in layouts {
             Benchmark(
-                name, configuration: measuring(.messagesPerSecond, .p50, .p99, iterations: iterations, warmup: 0)
+                name,
+                configuration: measuring(
+                    .messagesPerSecond, .p50, .p99, .cpuPerMessage, .databaseCPUPerMessage, iterations: iterations,
+                    warmup: 0)
             ) { benchmark in
-                let (count, duration, samples) = try await load(layout, database: database)
+                let (count, duration, samples, cpu) = try await load(layout, database: database)
                 benchmark.measurement(.messagesPerSecond, rate(count, in: duration))
                 benchmark.measurement(.p50, microseconds(percentile(samples, 0.50)))
                 benchmark.measurement(.p99, microseconds(percentile(samples, 0.99)))
+                if let node = cpu.server { benchmark.measurement(.cpuPerMessage, Int(node.seconds * 1e9) / count) }
+                if let postgres = cpu.database {
+                    benchmark.measurement(.databaseCPUPerMessage, Int(postgres.seconds * 1e9) / count)
+                }
             }
+        }
+        Benchmark(
+            "cluster.roundTrips", configuration: measuring(.roundTrips, .floorRoundTrips, iterations: 1, warmup: 0)
+        ) { benchmark in
+            let (node, floor) = try await RoundTripCount.perMessage(database: database)
+            benchmark.measurement(.roundTrips, Int((node * 1000).rounded()))
+            benchmark.measurement(.floorRoundTrips, Int((floor * 1000).rounded()))
         }
     }
 
-    /// The `server` benchmark's load (``SocketBenchmarks/loadClients`` clients at once) against `layout`.
-    static func load(_ layout: Layout, database: String) async throws -> (Int, Duration, [Duration]) {
-        try await run(layout, database: database) { port in
+    /// The `server` benchmark's load (``SocketBenchmarks/loadClients`` clients at once) against `layout`; the
+    /// messages answered, the time it took, every round trip, and the CPU time of the nodes (as `server`) and of
+    /// PostgreSQL's processes (as `database`) over that time.
+    static func load(_ layout: Layout, database: String) async throws -> (Int, Duration, [Duration], CPUTimes) {
+        let postgres = try await PostgresDurableEcho.serverProcess(url: database)
+        return try await run(layout, database: database) { port, nodes in
             let perClient = SocketBenchmarks.messagesPerLoadClient
-            let gate = Gate(count: SocketBenchmarks.loadClients)
+            let cpu = { @Sendable in
+                let times = nodes.map { cpuTime(of: $0) }
+                return CPUTimes(
+                    server: times.contains { $0 == nil } ? nil : times.compactMap { $0 }.reduce(.zero, +),
+                    database: postgres.flatMap { cpuTime(ofTree: $0) })
+            }
+            let gate = Gate(count: SocketBenchmarks.loadClients, cpu: cpu)
             // Users of their own in each run: the database keeps the conversations of the runs before.
             let run = UUID().uuidString.prefix(8)
+            let target: Target = layout.isFloor ? .durableEcho : .parley
             let results = try await concurrently(SocketBenchmarks.loadClients, width: SocketBenchmarks.loadClients) {
                 index in
                 let user = "load-\(run)-\(index)"
+                let path = layout.isFloor ? "echo" : "chat/v1/chats/sockets/bench?channelId=echo&userId=\(user)"
                 return try await LoadClient.exchange(
-                    url: "ws://127.0.0.1:\(port)/chat/v1/chats/sockets/bench?channelId=echo&userId=\(user)",
-                    user: user, count: perClient, target: .parley, gate: gate)
+                    url: "ws://127.0.0.1:\(port)/\(path)", user: user, count: perClient, target: target, gate: gate)
             }
             guard let start = await gate.opened else { throw BenchmarkFailure("the clients never started") }
             let duration = start.duration(to: .now)
-            return (results.map(\.count).reduce(0, +), duration, results.flatMap { $0 }.sorted())
+            let used = cpu().since(await gate.openedCPU)
+            return (results.map(\.count).reduce(0, +), duration, results.flatMap { $0 }.sorted(), used)
         }
     }
 
-    /// Runs the nodes of `layout` (real `parley serve` processes on `database`, and nginx) for `body`, which gets
-    /// the port clients connect to.
+    /// Runs the nodes of `layout` (real `parley serve` processes on `database`, and nginx; or the floor's
+    /// `raw-echo`) for `body`, which gets the port clients connect to and the nodes' process ids.
     static func run<Result: Sendable>(
-        _ layout: Layout, database: String, _ body: (Int) async throws -> Result
+        _ layout: Layout, database: String, _ body: (Int, [Int32]) async throws -> Result
     ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -78,16 +116,24 @@ enum ClusterBenchmarks {
         var ports: [Int] = []
         let count: Int
         switch layout {
-        case .node: count = 1
+        case .node, .floor: count = 1
         case .nginx(let nodes): count = nodes
         }
         for index in 0..<count {
             let process = Process()
-            process.executableURL = builtProducts.appendingPathComponent("parley")
-            process.arguments = [
-                "serve", "--port", "0", "--config", configuration.path, "--data",
-                folder.appendingPathComponent("data\(index)").path, "--database", database, "--no-metrics",
-            ]
+            // Not under the benchmark's malloc interposer (LD_PRELOAD), as `Target.runInOwnProcess` runs the node on
+            // SQLite: it counts every allocation, which a deployed node never does.
+            process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "LD_PRELOAD" }
+            if layout.isFloor {
+                process.executableURL = builtProducts.appendingPathComponent("raw-echo")
+                process.arguments = ["--postgres", database]
+            } else {
+                process.executableURL = builtProducts.appendingPathComponent("parley")
+                process.arguments = [
+                    "serve", "--port", "0", "--config", configuration.path, "--data",
+                    folder.appendingPathComponent("data\(index)").path, "--database", database, "--no-metrics",
+                ]
+            }
             let printed = folder.appendingPathComponent("output\(index).txt")
             FileManager.default.createFile(atPath: printed.path, contents: nil)
             let output = try FileHandle(forWritingTo: printed)
@@ -98,7 +144,8 @@ enum ClusterBenchmarks {
             processes.append(process)
             ports.append(try await Target.port(printedBy: process, in: printed))
         }
-        guard case .nginx = layout else { return try await body(ports[0]) }
+        let pids = processes.map(\.processIdentifier)
+        guard case .nginx = layout else { return try await body(ports[0], pids) }
         let port = try freePort()
         let nginx = Process()
         nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
@@ -110,7 +157,7 @@ enum ClusterBenchmarks {
         try nginx.run()
         processes.append(nginx)
         try await waitUntilListening(port)
-        return try await body(port)
+        return try await body(port, pids)
     }
 
     /// The repository's `deploy/nginx/parley.conf` with `port` in its `listen` line and `nodes` as its upstream.

@@ -159,7 +159,9 @@ enum LoadClient {
             try await exchange(url: url, frame: frame, user: user, count: count, target: target) {
                 await gate?.arrive()
                 arrived.withLock { $0 = true }
-            } record: { samples in result.withLock { $0 = samples } }
+            } record: { samples in
+                result.withLock { $0 = samples }
+            }
         } catch {
             // A client that never reached the gate would keep the others waiting at it for ever.
             if !arrived.withLock({ $0 }) { await gate?.abandon() }
@@ -202,16 +204,22 @@ enum LoadClient {
     }
 }
 
-/// The CPU time used so far by the server's process and by this one (the clients); nil when it cannot be read.
+/// The CPU time used so far by the server's process, by this one (the clients) and by the database server's processes
+/// (the cluster lines); nil when it cannot be read.
 struct CPUTimes: Sendable {
     var server: Duration?
     var clients: Duration?
+    var database: Duration?
 
     /// What was used from `start` to this reading.
     func since(_ start: CPUTimes) -> CPUTimes {
-        CPUTimes(
-            server: server.flatMap { now in start.server.map { now - $0 } },
-            clients: clients.flatMap { now in start.clients.map { now - $0 } })
+        func difference(_ now: Duration?, _ then: Duration?) -> Duration? {
+            guard let now, let then else { return nil }
+            return now - then
+        }
+        return CPUTimes(
+            server: difference(server, start.server), clients: difference(clients, start.clients),
+            database: difference(database, start.database))
     }
 }
 

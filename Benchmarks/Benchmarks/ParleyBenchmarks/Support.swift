@@ -28,6 +28,11 @@ extension BenchmarkMetric {
     static let bytes = BenchmarkMetric.custom("bytes", useScalingFactor: false)
     /// A server process's CPU time (user and system) per message, in nanoseconds.
     static let cpuPerMessage = BenchmarkMetric.custom("cpu_ns", useScalingFactor: false)
+    /// The CPU time of the database server's processes per message, in nanoseconds.
+    static let databaseCPUPerMessage = BenchmarkMetric.custom("db_cpu_ns", useScalingFactor: false)
+    /// Round trips to the database per message, in thousandths: a node's and the PostgreSQL floor's.
+    static let roundTrips = BenchmarkMetric.custom("trips_milli", useScalingFactor: false)
+    static let floorRoundTrips = BenchmarkMetric.custom("floor_trips_milli", useScalingFactor: false)
     /// The load's clients' CPU time (the benchmark's process) per message, in nanoseconds.
     static let clientCPUPerMessage = BenchmarkMetric.custom("client_cpu_ns", useScalingFactor: false)
 }
@@ -74,6 +79,26 @@ func cpuTime(of pid: Int32) -> Duration? {
     guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
     let ticks = sysconf(Int32(_SC_CLK_TCK))
     return .nanoseconds((user + system) * 1_000_000_000 / max(ticks, 1))
+}
+
+/// The CPU time (user and system) used so far by process `root` and its children, those that run and those it has
+/// waited for (a PostgreSQL server: the postmaster, its backends and its helpers), from /proc (Linux).
+func cpuTime(ofTree root: Int32) -> Duration? {
+    let ticks = max(sysconf(Int32(_SC_CLK_TCK)), 1)
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+    var total = 0
+    var found = false
+    for entry in entries {
+        guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { continue }
+        // After the command: state (3), parent (4), …, utime, stime, cutime, cstime (14–17).
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 14, pid == root || Int32(fields[1]) == root else { continue }
+        found = found || pid == root
+        total += fields[11...14].compactMap { Int($0) }.reduce(0, +)
+    }
+    return found ? .nanoseconds(total * 1_000_000_000 / ticks) : nil
 }
 
 /// Thrown when a benchmark sees something wrong (a lost reply, a refused connection): a number measured on a

@@ -2,11 +2,17 @@ import Foundation
 import ParleyCore
 import ParleyServer
 
+/// How the raw echo stores each frame before it echoes it: the floors under Parley's numbers.
+public protocol EchoStorage: Sendable {
+    /// Stores `text`, a user's frame, and its echo in the conversation of `key`.
+    func store(frame text: String, for key: ConversationKey) async throws
+}
+
 /// The least a server must do per message to keep Parley's guarantee with Parley's store: the frame decoded into a
 /// typed user message, stored as pending, then its echo stored with the input marked answered (two transactions,
 /// ``SQLiteConversationStore``), before the echo is written. No hub, no skill, no routing, no `sequence`: the floor
 /// under Parley's own round trip and throughput (docs/performance.md, "The floor").
-public struct DurableEcho: Sendable {
+public struct DurableEcho: EchoStorage {
     let store: SQLiteConversationStore
 
     /// A store in the SQLite file at `url`, checkpointed four times a second as the server's is (the server runs
@@ -31,7 +37,7 @@ public struct DurableEcho: Sendable {
     }
 
     /// Decodes a text frame and stores it with its echo.
-    func store(frame text: String, for key: ConversationKey) async throws {
+    public func store(frame text: String, for key: ConversationKey) async throws {
         try await store(UserMessage(decoding: text), for: key)
     }
 }

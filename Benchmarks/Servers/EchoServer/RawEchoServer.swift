@@ -7,10 +7,13 @@ import ServiceLifecycle
 
 /// A WebSocket echo server built from the same libraries as Parley's (Hummingbird, HummingbirdWebSocket) with the
 /// same frame limit and no automatic pings: the baseline of the socket benchmarks, what the transport alone costs.
-/// With a ``DurableEcho``, each frame is stored as Parley stores a message before it is echoed: the floor.
+/// With an ``EchoStorage``, each frame is stored as Parley stores a message before it is echoed: a floor
+/// (``DurableEcho`` on SQLite, ``PostgresDurableEcho`` on PostgreSQL).
 public enum RawEchoServer {
     /// Serves `ws://127.0.0.1:PORT/echo` on a free port for the duration of `body`, which gets the port.
-    public static func run<Result: Sendable>(storing durable: DurableEcho? = nil, _ body: (Int) async throws -> Result)
+    public static func run<Result: Sendable>(
+        storing durable: (any EchoStorage)? = nil, _ body: (Int) async throws -> Result
+    )
         async throws -> Result
     {
         let sockets = Router(context: BasicWebSocketRequestContext.self)
