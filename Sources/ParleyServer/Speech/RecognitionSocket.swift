@@ -113,7 +113,6 @@ struct RecognitionSocket {
         } catch {
             return try await refuseOnOpen(Refusal(error), heard: heard, requestId, outbound, &messages)
         }
-        defer { speech.release(ticket) }
         metrics.recognitionStarted(channel: channel.id)
         logger.debug("recognition \(requestId) started for \(userId) on \(channel.id) in \(locale)")
         // The chat socket's bounded outbox: a client that does not read is closed as too slow (or when its writes
@@ -129,6 +128,9 @@ struct RecognitionSocket {
             outbox.close(expired)
         }
         let outcome = await recognize(session, requestId: requestId, outbox: outbox, &messages)
+        // Nothing from admission to here throws. The slot is free once the recognition is over, not once the
+        // socket's last frames are written: a client that reads nothing holds its socket until the outbox gives up.
+        speech.release(ticket)
         expiryWatch?.cancel()
         outbox.finish()
         await outbox.finished()
@@ -269,7 +271,7 @@ struct RecognitionSocket {
         var bytesFed = 0
         var finished = false
         do {
-            while let message = try await messages.next(isolation: #isolation) {
+            reading: while let message = try await messages.next(isolation: #isolation) {
                 guard progress.outcome == nil else { continue }  // audio after the final: the client has not read it
                 switch message {
                 case .binary(let buffer):
@@ -293,7 +295,9 @@ struct RecognitionSocket {
                             .unsupportedFrame,
                             "a text frame on the speech socket is \"Done\", {\"event\":\"audioDone\"} or a token")
                         metrics.errorSent(error.code)
-                        outbox.send(Self.errorFrame(error, requestId: requestId))
+                        // Refused when the client has fallen too far behind (the outbox closes the socket): the
+                        // recognition ends now rather than when the connection does.
+                        guard outbox.send(Self.errorFrame(error, requestId: requestId)) else { break reading }
                     }
                 }
             }
