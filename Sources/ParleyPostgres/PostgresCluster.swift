@@ -83,6 +83,10 @@ public actor PostgresCluster: Cluster {
                         guard let json = try? JSONValue(parsing: notification.payload),
                             let event = ClusterEvent(json: json)
                         else { continue }
+                        // This node's own answer: its sockets have it (a read of it again would be all it caused).
+                        if case .messages = event, json["messages"]?["origin"]?.stringValue == shared.origin {
+                            continue
+                        }
                         yield(event)
                     }
                 }
@@ -118,7 +122,13 @@ public actor PostgresCluster: Cluster {
     /// kilobytes) goes as ``ClusterEvent/resynchronize``.
     /// The hint of new messages is not sent here: the store's answer that stored them sent it with its commit.
     public func announce(_ event: ClusterEvent) async {
-        if case .messages = event, shared.answersSendHints { return }
+        switch event {
+        case .messages where shared.answersSendHints: return
+        case .userMessage(let key, let sequence, let node)
+        where shared.userMessageHintWasSent(key, sequence: sequence, node: node):
+            return
+        default: break
+        }
         do {
             for try await _ in try await client.counted(
                 NotifyStatement(payload: Self.payload(of: event)), logger: logger, by: shared)

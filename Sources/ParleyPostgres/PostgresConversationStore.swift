@@ -149,14 +149,21 @@ public struct PostgresConversationStore: ConversationStore {
         let frame = input.jsonValue.jsonString()
         let clientMessageId = input.clientMessageId
         let stamp = date.timeIntervalSince1970
+        // A message's hint for the user's other sockets on other nodes, which the hub announces after the receive,
+        // goes with the commit when the cluster runs (a profile update has none).
+        var hintPrefix: String?
+        if case .message = input { hintPrefix = shared.userMessageHintPrefix(for: key) }
         do {
             let statement = ReceiveStatement(
                 channelId: key.channelId, userId: key.userId, frame: frame, date: stamp,
-                clientMessageId: clientMessageId)
+                clientMessageId: clientMessageId, hintPrefix: hintPrefix)
             var result: (Int?, Int?)?
             for try await row in try await client.counted(statement, logger: logger, by: shared) { result = row }
             if let (stored, repeated) = result {
-                if let stored { return ReceivedInput(sequence: stored, duplicate: false) }
+                if let stored {
+                    if hintPrefix != nil { shared.sentUserMessageHint(key, sequence: stored) }
+                    return ReceivedInput(sequence: stored, duplicate: false)
+                }
                 if let repeated { return ReceivedInput(sequence: repeated, duplicate: true) }
             }
         } catch let error as PSQLError where Self.isFence(error) {
@@ -164,12 +171,15 @@ public struct PostgresConversationStore: ConversationStore {
         } catch let error as PSQLError {
             throw Self.runtimeError(error)
         }
-        return try await receiveInTransaction(frame, clientMessageId: clientMessageId, for: key, at: stamp)
+        let received = try await receiveInTransaction(
+            frame, clientMessageId: clientMessageId, hintPrefix: hintPrefix, for: key, at: stamp)
+        if hintPrefix != nil, !received.duplicate { shared.sentUserMessageHint(key, sequence: received.sequence) }
+        return received
     }
 
     /// ``receive(_:for:at:)`` in a transaction of several statements: creates the conversation when new.
     private func receiveInTransaction(
-        _ frame: String, clientMessageId: String?, for key: ConversationKey, at stamp: Double
+        _ frame: String, clientMessageId: String?, hintPrefix: String?, for key: ConversationKey, at stamp: Double
     ) async throws -> ReceivedInput {
         do {
             let sequence = try await transaction { connection in
@@ -215,6 +225,12 @@ public struct PostgresConversationStore: ConversationStore {
                             """, logger: logger, by: shared))?.decode(Int.self)
                     guard let first else { throw ParleyError(.internalError, "a duplicate input of \(key) vanished") }
                     throw Duplicate(sequence: first)
+                }
+                if let hintPrefix {
+                    // Sent by PostgreSQL at the commit, as the one-statement receive's.
+                    try await connection.counted(
+                        "SELECT pg_notify(\(PostgresCluster.channel), \(hintPrefix + String(sequence) + "}}"))",
+                        logger: logger, by: shared)
                 }
                 return sequence
             }
@@ -308,7 +324,16 @@ public struct PostgresConversationStore: ConversationStore {
 
     /// The hint of an answer for the cluster, when the store sends it (``PostgresCluster`` on this store).
     private func hint(for key: ConversationKey, outbound: Int) -> String? {
-        shared.answersSendHints ? PostgresCluster.payload(of: .messages(key, outbound: outbound)) : nil
+        guard shared.answersSendHints else { return nil }
+        // The event's JSON with the store's mark, which older nodes ignore.
+        let hint: JSONValue = [
+            "messages": [
+                "channelId": .string(key.channelId), "userId": .string(key.userId),
+                "outbound": .number(Double(outbound)), "origin": .string(shared.origin),
+            ]
+        ]
+        let text = hint.jsonString()
+        return text.utf8.count > 7_900 ? ClusterEvent.resynchronize.jsonValue.jsonString() : text
     }
 
     /// ``answer(_:with:state:in:at:)`` in a transaction of several statements.

@@ -9,7 +9,8 @@ import PostgresNIO
 /// check, the number, the row. Its row is (stored sequence, repeated sequence): (n, nil) stored as n; (nil, n) a
 /// repeat of input n, nothing changed; (nil, nil) no such conversation yet, nothing changed. When the input turns out
 /// to be a repeat only after the number was taken (two receives of one client message id at once, the other committed
-/// first), `1 / 0` fails the statement, which rolls it back; the caller then takes the transaction's path.
+/// first), `1 / 0` fails the statement, which rolls it back; the caller then takes the transaction's path. With a
+/// hint's start, the stored input's hint (``ClusterEvent/userMessage(_:sequence:node:)``) is sent with the commit.
 struct ReceiveStatement: PostgresPreparedStatement {
     static let sql = """
         WITH repeated AS (
@@ -24,8 +25,9 @@ struct ReceiveStatement: PostgresPreparedStatement {
                 (conversation_id, sequence, direction, frame, created_at, client_message_id, pending)
             SELECT id, last_sequence, 'user', $3, $4, $5, true FROM numbered
             ON CONFLICT (conversation_id, client_message_id) WHERE client_message_id IS NOT NULL DO NOTHING
-            RETURNING sequence)
-        SELECT (SELECT sequence FROM stored), (SELECT sequence FROM repeated)
+            RETURNING sequence),
+        notified AS (SELECT pg_notify('parley_events', $6 || sequence || '}}') FROM stored WHERE $6 IS NOT NULL)
+        SELECT (SELECT sequence FROM stored), (SELECT sequence FROM repeated), (SELECT count(*) FROM notified)
         WHERE 1 / (1 + (SELECT count(*) FROM stored) - (SELECT count(*) FROM numbered)) = 1
         """
     typealias Row = (Int?, Int?)
@@ -35,18 +37,23 @@ struct ReceiveStatement: PostgresPreparedStatement {
     var frame: String
     var date: Double
     var clientMessageId: String?
+    var hintPrefix: String?
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 5)
+        var bindings = PostgresBindings(capacity: 6)
         bindings.append(channelId)
         bindings.append(userId)
         bindings.append(frame)
         bindings.append(date)
         bindings.append(clientMessageId)
+        bindings.append(hintPrefix)
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (stored, repeated, _) = try row.decode((Int?, Int?, Int).self)
+        return (stored, repeated)
+    }
 }
 
 /// The conversation and its oldest pending inputs, in one statement (one snapshot).
