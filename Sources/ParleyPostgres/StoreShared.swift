@@ -11,7 +11,8 @@ final class StoreShared: Sendable {
     private let roundTrips = Atomic<Int>(0)
     private let answerHints = Atomic<Bool>(false)
     /// The node's name in the hub's hints (``ClusterEvent/userMessage(_:sequence:node:)``), once the cluster has seen
-    /// it, and the user messages whose hint a receive sent, until the hub announces them (the cluster leaves those out).
+    /// it, and the user messages whose hint a receive sent, until the hub announces them (the cluster leaves those
+    /// out).
     private let userMessageHints = Mutex<(node: String?, sent: Set<UserMessageHint>)>((nil, []))
 
     /// The store's own mark in the hints of its answers: the node that stored them delivers them to its own sockets,
