@@ -127,7 +127,8 @@ struct RecognitionSocket {
         let expiryWatch = expiresAt.map(CredentialExpiry.init)?.watch(clock: configuration.clock) {
             outbox.close(expired)
         }
-        let outcome = await recognize(session, requestId: requestId, outbox: outbox, &messages)
+        let outcome = await recognize(
+            session, requestId: requestId, outbox: outbox, connection: connection.channel, &messages)
         // Nothing from admission to here throws. The slot is free once the recognition is over, not once the
         // socket's last frames are written: a client that reads nothing holds its socket until the outbox gives up.
         speech.release(ticket)
@@ -250,7 +251,7 @@ struct RecognitionSocket {
     /// Feeds the socket's audio to `session` and sends its results, until the terminal result has been sent and the
     /// client has closed, or the client leaves.
     private func recognize(
-        _ session: any RecognitionSession, requestId: String, outbox: SocketOutbox,
+        _ session: any RecognitionSession, requestId: String, outbox: SocketOutbox, connection: any Channel,
         _ messages: inout WebSocketInboundMessageStream.AsyncIterator
     ) async -> ServerMetrics.RecognitionOutcome {
         let progress = Progress()
@@ -295,9 +296,13 @@ struct RecognitionSocket {
                             .unsupportedFrame,
                             "a text frame on the speech socket is \"Done\", {\"event\":\"audioDone\"} or a token")
                         metrics.errorSent(error.code)
-                        // Refused when the client has fallen too far behind (the outbox closes the socket): the
-                        // recognition ends now rather than when the connection does.
-                        guard outbox.send(Self.errorFrame(error, requestId: requestId)) else { break reading }
+                        // Refused when the client has fallen too far behind, or its socket failed: the recognition
+                        // ends now, and so does the connection (a close frame cannot reach a client that reads
+                        // nothing, and the close handshake would wait for it).
+                        guard outbox.send(Self.errorFrame(error, requestId: requestId)) else {
+                            connection.close(promise: nil)
+                            break reading
+                        }
                     }
                 }
             }

@@ -247,7 +247,6 @@ struct PostgresStoreTests {
     @Test func aRefusedConnectionIsACodedErrorNamingTheHost() async throws {
         let port = try Self.closedPort()
         let configuration = try PostgresStoreConfiguration(url: "postgres://parley:secret@127.0.0.1:\(port)/parley")
-        let started = ContinuousClock.now
         let error = await #expect(throws: ParleyError.self) {
             try await PostgresConversationStore.withStore(configuration, logger: TestPostgres.logger) { _ in }
         }
@@ -256,7 +255,6 @@ struct PostgresStoreTests {
         #expect(message.contains("127.0.0.1:\(port)"), "\(message)")
         #expect(message.lowercased().contains("refused"), "\(message)")
         #expect(!message.contains("secret"), "\(message)")
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func aServerThatNeverAnswersIsACodedErrorWithinTheTimeout() async throws {
@@ -265,7 +263,6 @@ struct PostgresStoreTests {
         defer { close(fd) }
         var configuration = try PostgresStoreConfiguration(url: "postgres://parley@127.0.0.1:\(port)/parley")
         configuration.connectTimeout = .milliseconds(500)
-        let started = ContinuousClock.now
         let error = await #expect(throws: ParleyError.self) {
             try await PostgresConversationStore.withStore(configuration, logger: TestPostgres.logger) { _ in }
         }
@@ -274,7 +271,6 @@ struct PostgresStoreTests {
         let message = error?.message ?? ""
         #expect(message.contains("127.0.0.1:\(port)"), "\(message)")
         #expect(message.contains("did not answer within") || message.contains("Connect timeout"), "\(message)")
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func aWrongPasswordIsACodedErrorNamingTheUser() async throws {
