@@ -27,7 +27,8 @@ public import Foundation
 ///
 /// Timers that live on a connection's event loop are not on this clock: the request-head timeout, Hummingbird's
 /// idle timeout and WebSocket pings, and the write deadline of a socket's outbox are scheduled with swift-nio,
-/// whose event loop is their clock.
+/// whose event loop is their clock. So is the drain of a graceful stop (``ServerConfiguration/drainTimeout``), which
+/// waits in real time for connections to close.
 public struct ServerClock: Sendable {
     /// The clock the server waits on and measures durations with.
     public let clock: any Clock<Duration>
