@@ -138,10 +138,11 @@ struct HostileSocketTests {
     }
 
     /// `ann` chats on a second socket: 80 replies of 100 KB, far more than a stuck socket's kernel buffers and
-    /// outbox together, each of which must arrive.
+    /// outbox together, each of which must arrive. About 5 s alone; beside the whole suite on two cores it took more
+    /// than 30 s, so the chat has 90 s (a stall would take for ever).
     static func chatPastAStuckSocket(_ server: TestServer) async throws {
         let text = String(repeating: "x", count: 100_000)
-        try await server.chat(channel: "echo", user: "ann") { socket in
+        try await server.chat(channel: "echo", user: "ann", timeout: .seconds(90)) { socket in
             for index in 0..<80 {
                 try await socket.send(UserMessage.text("\(index) \(text)", user: "ann"))
                 let reply = try await socket.receiveMessage()

@@ -60,7 +60,7 @@ struct TestServer: Sendable {
     @discardableResult
     func chat(
         channel: String, user: String?, headers: HTTPFields = [:], client: String = "websdk",
-        _ body: @escaping @Sendable (inout TestSocket) async throws -> Void
+        timeout: Duration = .seconds(30), _ body: @escaping @Sendable (inout TestSocket) async throws -> Void
     ) async throws -> WebSocketCloseFrame? {
         var clientLogger = Logger(label: "parley.test.client")
         clientLogger.logLevel =
@@ -68,7 +68,7 @@ struct TestServer: Sendable {
         let logger = clientLogger
         let url = socketURL(channel: channel, user: user, client: client)
         let clientConfiguration = WebSocketClientConfiguration(maxFrameSize: 4 << 20, additionalHeaders: headers)
-        return try await withTimeout(.seconds(30), "the chat on \(url)") {
+        return try await withTimeout(timeout, "the chat on \(url)") {
             try await WebSocketClient.connect(
                 url: url, configuration: clientConfiguration, logger: logger
             ) { inbound, outbound, _ in
