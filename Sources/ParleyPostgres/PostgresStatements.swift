@@ -156,13 +156,12 @@ struct NotifyStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row {}
 }
 
-/// A conversation's turns taken, without waiting (a session-level advisory lock).
-struct ClaimTurnsStatement: PostgresPreparedStatement {
-    static let sql = "SELECT pg_try_advisory_lock($1)"
-    typealias Row = Bool
+/// A session-level advisory lock call on one key, answering whether it succeeded: the turn lock's claim and release.
+protocol AdvisoryLockStatement: PostgresPreparedStatement where Row == Bool {
+    var lock: Int64 { get }
+}
 
-    var lock: Int64
-
+extension AdvisoryLockStatement {
     func makeBindings() throws -> PostgresBindings {
         var bindings = PostgresBindings(capacity: 1)
         bindings.append(lock)
@@ -172,20 +171,20 @@ struct ClaimTurnsStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Bool.self) }
 }
 
+/// A conversation's turns taken, without waiting (a session-level advisory lock).
+struct ClaimTurnsStatement: AdvisoryLockStatement {
+    static let sql = "SELECT pg_try_advisory_lock($1)"
+    typealias Row = Bool
+
+    var lock: Int64
+}
+
 /// A conversation's turns given back.
-struct ReleaseTurnsStatement: PostgresPreparedStatement {
+struct ReleaseTurnsStatement: AdvisoryLockStatement {
     static let sql = "SELECT pg_advisory_unlock($1)"
     typealias Row = Bool
 
     var lock: Int64
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(lock)
-        return bindings
-    }
-
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Bool.self) }
 }
 
 extension PostgresClient {
