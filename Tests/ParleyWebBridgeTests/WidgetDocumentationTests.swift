@@ -53,7 +53,7 @@ struct WidgetDocumentationTests {
         let doc = try Self.read("docs/widget.md")
         let strings = try Self.stringKeys()
         #expect(strings.count >= 45, "the strings were read: \(strings.sorted())")
-        #expect(strings.contains("odais_send") && strings.contains("parley_time_years"))
+        #expect(strings.contains("parley_send") && strings.contains("parley_time_years"))
         for key in strings.sorted() {
             #expect(doc.contains("`\(key)`"), "docs/widget.md does not name the string \(key)")
         }

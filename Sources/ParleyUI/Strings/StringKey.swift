@@ -190,6 +190,19 @@ public struct StringKey: OpenString {
     public static let timeYear: Self = "parley_time_year"
     /// `parley_time_years`: Relative timestamp, {0} years. English: "{0} years ago".
     public static let timeYears: Self = "parley_time_years"
+    /// `parley_send`: The web widget's button that sends the text. English: "Send".
+    public static let send: Self = "parley_send"
+    /// `parley_attach`: The web widget's button that picks a file to attach. English: "Attach".
+    public static let attach: Self = "parley_attach"
+    /// `parley_clear`: The web widget's button that clears the transcript. English: "Clear".
+    public static let clear: Self = "parley_clear"
+    /// `parley_location_error`: The web widget's notice when the browser gives no location. English: "Your location
+    /// could not be read.".
+    public static let locationError: Self = "parley_location_error"
+    /// `parley_show_form`: The web widget's button that opens a form's fields. English: "Details".
+    public static let showForm: Self = "parley_show_form"
+    /// `parley_submit`: The web widget's button that submits a form. English: "Submit".
+    public static let submit: Self = "parley_submit"
 
     /// Every key ParleyUI ships texts for, in the order of `docs/ui.md`.
     public static let allKnown: [StringKey] = [
@@ -208,6 +221,7 @@ public struct StringKey: OpenString {
         .accessLabelOtherMessage, .retry, .deliveryPending, .deliverySent, .deliveryAcknowledged, .deliveryFailed,
         .uploading, .uploadFailed, .uploadRetrying, .speechUnavailable, .timeNow, .timeMoments, .timeMinute,
         .timeMinutes, .timeHour,
-        .timeHours, .timeDay, .timeDays, .timeMonth, .timeMonths, .timeYear, .timeYears,
+        .timeHours, .timeDay, .timeDays, .timeMonth, .timeMonths, .timeYear, .timeYears, .send, .attach, .clear,
+        .locationError, .showForm, .submit,
     ]
 }

@@ -21,7 +21,13 @@ export const STRING_ALIASES = {
   odais_relative_hours: "parley_time_hours",
   odais_relative_days: "parley_time_days",
   odais_relative_months: "parley_time_months",
-  odais_relative_years: "parley_time_years"
+  odais_relative_years: "parley_time_years",
+  odais_send: "parley_send",
+  odais_attach: "parley_attach",
+  odais_clear: "parley_clear",
+  odais_location_error: "parley_location_error",
+  odais_show_form: "parley_show_form",
+  odais_submit: "parley_submit"
 };
 
 /** Feature flags with the defaults the Oracle SDKs document. */

@@ -159,7 +159,7 @@ export function relabel() {
     ui.language.value = chatLanguage() || "und";
   }
   if (ui.clear) {
-    ui.clear.textContent = strings.odais_clear;
+    ui.clear.textContent = strings.parley_clear;
     ui.clear.setAttribute("aria-label", strings.odais_access_label_button_clear);
   }
   if (ui.end) {
@@ -167,7 +167,7 @@ export function relabel() {
     ui.end.setAttribute("aria-label", strings.parley_end_conversation_title);
   }
   if (ui.attach) {
-    ui.attach.textContent = strings.odais_attach;
+    ui.attach.textContent = strings.parley_attach;
     ui.attach.setAttribute("aria-label", strings.odais_access_label_button_attach);
   }
   if (ui.mic) {
@@ -178,7 +178,7 @@ export function relabel() {
   if (ui.mute) { drawMute(); }
   ui.input.placeholder = strings.odais_write_a_message;
   ui.input.setAttribute("aria-label", strings.odais_write_a_message);
-  ui.send.textContent = strings.odais_send;
+  ui.send.textContent = strings.parley_send;
   ui.send.setAttribute("aria-label", strings.odais_access_label_button_send);
   if (ui.status) { setStatus(connectionStatus()); }
 }

@@ -251,7 +251,7 @@ function renderTable(payload, context, withForms) {
       if (form) { detailCell.appendChild(renderReadOnlyForm(form, context, payload.formColumns)); }
       detail.appendChild(detailCell);
       detail.hidden = payload.disclosedFormIndex !== index;
-      var toggle = el("button", "parley-action parley-show-form", payload.showFormButtonLabel || strings.odais_show_form);
+      var toggle = el("button", "parley-action parley-show-form", payload.showFormButtonLabel || strings.parley_show_form);
       toggle.type = "button";
       toggle.addEventListener("click", function () { detail.hidden = !detail.hidden; });
       td.appendChild(toggle);
@@ -497,7 +497,7 @@ function performAction(action, context, node) {
 }
 
 function shareLocation() {
-  if (!navigator.geolocation) { notice(strings.odais_location_error); return; }
+  if (!navigator.geolocation) { notice(strings.parley_location_error); return; }
   navigator.geolocation.getCurrentPosition(function (position) {
     var payload = {
       type: "location",
@@ -506,7 +506,7 @@ function shareLocation() {
     showUserMessage(payload);
     sendPayload(payload, true);
   }, function (error) {
-    notice(strings.odais_location_error);
+    notice(strings.parley_location_error);
     reportError("widget.location", error && error.message ? error.message : "location unavailable");
   }, { timeout: 10000 });
 }

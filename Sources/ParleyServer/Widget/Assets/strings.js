@@ -1,7 +1,7 @@
 /*
  * The widget's texts and the chat language, as ParleyUI's (docs/ui.md §4). The tables are ParleyUI's `.strings`
  * files (Sources/ParleyUI/Resources/Strings), which the server serves as JSON (`GET /widget/strings.json`, one
- * object of texts by key per language); the widget adds only its own button labels (OWN_STRINGS).
+ * object of texts by key per language), the widget's own buttons and notices (`parley_send`, …) included.
  *
  * The screen's language is the chat language the user chose, else `locale`, else the browser's. A text is the
  * override for that language (exact tag, then its language), then the override for every language, then the
@@ -10,48 +10,17 @@
 
 import { config, isObject, normalTag } from "./configuration.js";
 
-/** The texts the widget shows that ParleyUI has no key for: the widget's own buttons and notices. */
-const OWN_STRINGS = {
-  en: {
-    odais_send: "Send",
-    odais_attach: "Attach",
-    odais_clear: "Clear",
-    odais_location_error: "Your location could not be read.",
-    odais_show_form: "Details",
-    odais_submit: "Submit"
-  },
-  fr: {
-    odais_send: "Envoyer",
-    odais_attach: "Joindre",
-    odais_clear: "Effacer",
-    odais_location_error: "Votre position n'a pas pu être lue.",
-    odais_show_form: "Détails",
-    odais_submit: "Valider"
-  },
-  es: {
-    odais_send: "Enviar",
-    odais_attach: "Adjuntar",
-    odais_clear: "Borrar",
-    odais_location_error: "No se pudo leer tu ubicación.",
-    odais_show_form: "Detalles",
-    odais_submit: "Enviar"
-  }
-};
-
-/** The tables by language tag: ParleyUI's texts (once loaded) with the widget's own. */
-export const tables = copy(OWN_STRINGS);
+/** The tables by language tag: ParleyUI's texts, once loaded. */
+export const tables = {};
 /** Every text in the screen's language (computeStrings); replaced in place, so that importers keep it. */
 export const strings = {};
 
 let language = null;          // the chat language chosen (a tag), or null: the skill detects it
 let languagePicked = false;   // setPrimaryLanguage ran before the channel was known: keep that choice
 
-function copy(value) { return JSON.parse(JSON.stringify(value)); }
-
 /**
  * Loads ParleyUI's tables from the server that served this script (its `strings.json` beside it). Resolves to
- * null, or to an error ({code, message}) when they could not be read: the widget then shows its own texts and the
- * keys.
+ * null, or to an error ({code, message}) when they could not be read: the widget then shows the keys.
  */
 export function loadStringTables() {
   var url = new URL("strings.json", import.meta.url).href;
