@@ -47,6 +47,12 @@ public struct LanguageModelConfiguration: JSONConvertible, Codable, Hashable {
     public var maxToolSteps: Int
     /// How many tokens the model may write in one turn, over all its tool steps; nil: no bound. Default nil.
     public var maxTokensPerTurn: Int?
+    /// How many tokens, in and out, one conversation's turns may use in a day (UTC), as the endpoint reports them
+    /// (else estimated at four characters a token); nil: no bound. Default nil. A turn starts only under the
+    /// bound and then runs to its end (bounded by ``maxTokens`` and ``maxTokensPerTurn``); past it, the user gets an
+    /// `llm.dailyLimit` error until the next day. The count is kept in the conversation's stored state, so it
+    /// holds on every node and across restarts; an answer cancelled by a newer message is not counted.
+    public var maxTokensPerDay: Int?
     /// How many requests this server sends to the endpoint at once; more wait for a free one. Default 8.
     public var maxConcurrentRequests: Int
 
@@ -55,7 +61,7 @@ public struct LanguageModelConfiguration: JSONConvertible, Codable, Hashable {
         url: String, model: String, apiKeyEnvironment: String? = nil, instructions: String? = nil, history: Int = 20,
         historyTokens: Int = 4000, maxTokens: Int? = 512, temperature: Double? = nil, timeoutSeconds: Double = 60,
         tools: [LanguageModelTool] = [], offerChoices: Bool = true, handOff: Bool = true, maxToolSteps: Int = 4,
-        maxTokensPerTurn: Int? = nil, maxConcurrentRequests: Int = 8
+        maxTokensPerTurn: Int? = nil, maxTokensPerDay: Int? = nil, maxConcurrentRequests: Int = 8
     ) {
         self.url = url
         self.model = model
@@ -71,6 +77,7 @@ public struct LanguageModelConfiguration: JSONConvertible, Codable, Hashable {
         self.handOff = handOff
         self.maxToolSteps = maxToolSteps
         self.maxTokensPerTurn = maxTokensPerTurn
+        self.maxTokensPerDay = maxTokensPerDay
         self.maxConcurrentRequests = maxConcurrentRequests
     }
 
@@ -92,6 +99,7 @@ public struct LanguageModelConfiguration: JSONConvertible, Codable, Hashable {
             tools: try reader.optional("tools") ?? [], offerChoices: try reader.optional("offerChoices") ?? true,
             handOff: try reader.optional("handOff") ?? true, maxToolSteps: try reader.optional("maxToolSteps") ?? 4,
             maxTokensPerTurn: try reader.optional("maxTokensPerTurn"),
+            maxTokensPerDay: try reader.optional("maxTokensPerDay"),
             maxConcurrentRequests: try reader.optional("maxConcurrentRequests") ?? 8)
         if let unknown = reader.rest.first(where: { !$0.value.isNull }) {
             throw ParleyError(
@@ -117,6 +125,7 @@ public struct LanguageModelConfiguration: JSONConvertible, Codable, Hashable {
         }
         guard maxToolSteps >= 0 else { throw fail("maxToolSteps", "maxToolSteps is 0 or more") }
         guard (maxTokensPerTurn ?? 1) > 0 else { throw fail("maxTokensPerTurn", "maxTokensPerTurn is 1 or more") }
+        guard (maxTokensPerDay ?? 1) > 0 else { throw fail("maxTokensPerDay", "maxTokensPerDay is 1 or more") }
         guard maxConcurrentRequests > 0 else {
             throw fail("maxConcurrentRequests", "maxConcurrentRequests is 1 or more")
         }
@@ -137,7 +146,7 @@ public struct LanguageModelConfiguration: JSONConvertible, Codable, Hashable {
 
     /// The configuration-file form.
     public var jsonValue: JSONValue {
-        var builder = ObjectBuilder(capacity: 15)
+        var builder = ObjectBuilder(capacity: 16)
         builder.set("url", url)
         builder.set("model", model)
         builder.set("apiKeyEnvironment", apiKeyEnvironment)
@@ -152,6 +161,7 @@ public struct LanguageModelConfiguration: JSONConvertible, Codable, Hashable {
         builder.set("handOff", handOff)
         builder.set("maxToolSteps", maxToolSteps)
         builder.set("maxTokensPerTurn", maxTokensPerTurn)
+        builder.set("maxTokensPerDay", maxTokensPerDay)
         builder.set("maxConcurrentRequests", maxConcurrentRequests)
         return builder.finish()
     }

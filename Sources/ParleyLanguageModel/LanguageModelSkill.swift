@@ -1,3 +1,4 @@
+public import CoreMetrics
 public import Foundation
 public import Logging
 import NIOConcurrencyHelpers
@@ -35,6 +36,7 @@ public struct LanguageModelSkill: StreamingSkill {
     private let limiter: RequestLimiter
     private let client = StreamingHTTPClient()
     private let logger: Logger
+    private let metrics: LanguageModelMetrics
 
     /// The longest tool answer fed back to the model, in bytes.
     static let maximumToolAnswer = 64 * 1024
@@ -48,11 +50,14 @@ public struct LanguageModelSkill: StreamingSkill {
     ///     environment by default.
     ///   - limits: The per-endpoint request limits this skill shares; the process's by default.
     ///   - logger: Where failures are logged (never the key).
+    ///   - metrics: Where the requests, tokens, times to the first token and errors are counted
+    ///     (``LanguageModelMetrics``); the process's `MetricsSystem` by default.
     /// - Throws: ``ParleyError`` with code `config.invalidValue` for an invalid configuration, or when the
     ///   environment has no API key under the configured name.
     public init(
         configuration: LanguageModelConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment,
-        limits: EndpointLimits = .shared, logger: Logger = Logger(label: "parley.llm")
+        limits: EndpointLimits = .shared, logger: Logger = Logger(label: "parley.llm"),
+        metrics: any MetricsFactory = MetricsSystem.factory
     ) throws(ParleyError) {
         try configuration.validate()
         self.configuration = configuration
@@ -69,6 +74,7 @@ public struct LanguageModelSkill: StreamingSkill {
         }
         limiter = limits.limiter(for: endpoint, limit: configuration.maxConcurrentRequests)
         self.logger = logger
+        self.metrics = LanguageModelMetrics(model: configuration.model, factory: metrics)
     }
 
     /// Answers in pieces: the text as the model writes it, then the whole response.
@@ -100,7 +106,21 @@ public struct LanguageModelSkill: StreamingSkill {
         case .closeSession: return SkillResponse(messages: [MessagePayload(.sessionClosed)], endsConversation: true)
         default: break
         }
+        var daily = DailyTokens(in: context.state, on: context.now)
+        if let limit = configuration.maxTokensPerDay, daily.used >= limit {
+            metrics.failed(.llmDailyLimit)
+            let refusal = ParleyError(.llmDailyLimit, Self.userMessage(for: .llmDailyLimit))
+            return SkillResponse(messages: [.error(refusal)])
+        }
         let turn = Turn(configuration: configuration, emit: emit)
+        // With a daily bound, every answer carries the day's count into the stored state.
+        func counted(_ response: SkillResponse) -> SkillResponse {
+            guard configuration.maxTokensPerDay != nil else { return response }
+            var response = response
+            daily.used += turn.tokens + turn.promptTokens
+            response.state = daily.written(into: context.state)
+            return response
+        }
         do {
             var messages: [ChatCompletionMessage] = []
             if let instructions = configuration.instructions {
@@ -115,17 +135,19 @@ public struct LanguageModelSkill: StreamingSkill {
             let choices = outcome.choices.map { Action.postback($0, .string($0)) }
             let text = turn.text
             if text.isEmpty, !choices.isEmpty {
-                return SkillResponse(messages: [.text("", actions: choices)], handOff: outcome.handOff)
+                return counted(SkillResponse(messages: [.text("", actions: choices)], handOff: outcome.handOff))
             }
-            return SkillResponse(
-                messages: text.isEmpty ? [] : [.text(text, actions: choices.isEmpty ? nil : choices)],
-                handOff: outcome.handOff)
+            return counted(
+                SkillResponse(
+                    messages: text.isEmpty ? [] : [.text(text, actions: choices.isEmpty ? nil : choices)],
+                    handOff: outcome.handOff))
         } catch let error as ParleyError {
             logger.warning(
                 "the language model did not answer", metadata: ["code": "\(error.code)", "error": "\(error.message)"])
+            metrics.failed(error.code)
             let text = turn.text
             let shown = ParleyError(error.code, Self.userMessage(for: error.code))
-            return SkillResponse(messages: (text.isEmpty ? [] : [.text(text)]) + [.error(shown)])
+            return counted(SkillResponse(messages: (text.isEmpty ? [] : [.text(text)]) + [.error(shown)]))
         }
     }
 
@@ -137,7 +159,7 @@ public struct LanguageModelSkill: StreamingSkill {
 
     /// The text of a turn so far, over its tool steps, kept where a timeout can read it.
     private final class Turn: Sendable {
-        private let state = NIOLockedValueBox((text: "", tokens: 0))
+        private let state = NIOLockedValueBox((text: "", tokens: 0, promptTokens: 0))
         let configuration: LanguageModelConfiguration
         let emit: @Sendable (String) -> Void
 
@@ -170,6 +192,14 @@ public struct LanguageModelSkill: StreamingSkill {
         }
 
         var tokens: Int { state.withLockedValue { $0.tokens } }
+
+        /// The prompt tokens of the turn's requests, as reported or estimated.
+        var promptTokens: Int { state.withLockedValue { $0.promptTokens } }
+
+        /// Counts a request's prompt tokens.
+        func prompt(_ tokens: Int) {
+            state.withLockedValue { $0.promptTokens += tokens }
+        }
     }
 
     private func withDeadline<Result: Sendable>(
@@ -296,8 +326,10 @@ public struct LanguageModelSkill: StreamingSkill {
         var retried = false
         while true {
             let result = try await limiter.run {
-                try await client.post(endpoint, headers: headers, body: body) { response in
-                    try await read(&response, turn: turn)
+                metrics.requestSent()
+                let sent = ContinuousClock.now
+                return try await client.post(endpoint, headers: headers, body: body) { response in
+                    try await read(&response, turn: turn, promptEstimate: (body.count + 3) / 4, sent: sent)
                 }
             }
             switch result {
@@ -320,8 +352,12 @@ public struct LanguageModelSkill: StreamingSkill {
         case retry(after: Duration?)
     }
 
+    /// Reads one answer of the endpoint; its tokens are counted however it ends (the usage when the endpoint
+    /// reported it, else the estimates), and the time to its first text is measured from `sent`.
     @concurrent
-    private func read(_ response: inout StreamingHTTPClient.Response, turn: Turn) async throws -> RequestResult {
+    private func read(
+        _ response: inout StreamingHTTPClient.Response, turn: Turn, promptEstimate: Int, sent: ContinuousClock.Instant
+    ) async throws -> RequestResult {
         let status = response.head.status.code
         guard (200..<300).contains(status) else {
             let bytes = (try? await response.collect(upTo: 16 * 1024)) ?? []
@@ -337,9 +373,15 @@ public struct LanguageModelSkill: StreamingSkill {
         let contentType = response.head.headers.first(name: "Content-Type")?.lowercased() ?? ""
         var firstOfStep = true
         var estimated = 0
+        defer {
+            let prompt = completion.usage?.prompt ?? promptEstimate
+            turn.prompt(prompt)
+            metrics.tokens(in: prompt, out: completion.usage?.completion ?? estimated)
+        }
         func take(_ data: String) throws(ParleyError) {
             let piece = try completion.apply(data)
             guard !piece.isEmpty else { return }
+            if firstOfStep { metrics.firstToken(after: ContinuousClock.now - sent) }
             estimated += (piece.utf8.count + 3) / 4
             try turn.append(piece, firstOfStep: firstOfStep)
             firstOfStep = false
@@ -435,6 +477,7 @@ public struct LanguageModelSkill: StreamingSkill {
         case .llmTimeout: "The assistant took too long to answer."
         case .llmRateLimited: "The assistant is busy. Please try again in a moment."
         case .llmTokenLimit: "The answer was too long and was cut off."
+        case .llmDailyLimit: "This conversation has reached its limit for today. Please come back tomorrow."
         default: "The assistant cannot answer right now."
         }
     }

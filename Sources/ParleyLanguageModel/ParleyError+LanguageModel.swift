@@ -22,4 +22,6 @@ extension ParleyError.Code {
     public static let llmToolSteps: Self = "llm.toolSteps"
     /// The turn used more tokens than `maxTokensPerTurn` allows.
     public static let llmTokenLimit: Self = "llm.tokenLimit"
+    /// The conversation has used the tokens `maxTokensPerDay` allows it today (UTC); the model is not asked.
+    public static let llmDailyLimit: Self = "llm.dailyLimit"
 }

@@ -66,7 +66,8 @@ public func buildApplication(
     }
     var skills: [String: any Skill] = [:]
     for channel in configuration.channels {
-        skills[channel.id] = MeasuredSkill(base: try channel.skill.load(appSkills: appSkills), metrics: metrics)
+        skills[channel.id] = MeasuredSkill(
+            base: try channel.skill.load(appSkills: appSkills, metrics: metrics.factory), metrics: metrics)
     }
     let hub = ChatHub(
         store: store, skills: skills, channels: configuration.channels, logger: logger, clock: configuration.clock,

@@ -1,16 +1,18 @@
+import CoreMetrics
 import Foundation
 import ParleyLanguageModel
 
 extension SkillReference {
-    /// The skill this reference names, loaded and checked; a named skill is looked up in `appSkills`.
-    func load(appSkills: [String: any Skill]) throws -> any Skill {
+    /// The skill this reference names, loaded and checked; a named skill is looked up in `appSkills`. A language
+    /// model counts on `metrics` (the server's factory).
+    func load(appSkills: [String: any Skill], metrics: any MetricsFactory) throws -> any Skill {
         switch self {
         case .named(let name): try Self.appSkill(named: name, in: appSkills)
         case .demo: try ScriptedSkill.pizzaDemo()
         case .echo: EchoSkill()
         case .file(let path): try ScriptedSkill(contentsOf: URL(fileURLWithPath: path))
         case .webhook(let url): try WebhookSkill(url: url)
-        case .llm(let model): try LanguageModelSkill(configuration: model)
+        case .llm(let model): try LanguageModelSkill(configuration: model, metrics: metrics)
         }
     }
 
