@@ -301,14 +301,17 @@ extension ChatClient {
 
     /// The earlier entry `message` changes, changed; `nil` when it is a new entry.
     ///
-    /// - `textStream`: `start` opens an entry; `running` adds its text to the entry of the same `streamId`; `end`
-    ///   sets the whole text (its `aggregateText`, or its `text`).
+    /// - `textStream`: `start` opens an entry; `running` adds its text to the entry of the same `streamId` (or sets
+    ///   its `aggregateText`, the text so far, when it has one); `end` sets the whole text (its `aggregateText`, or
+    ///   its `text`). A `start` whose `streamId` has an entry that did
+    ///   not end restarts that entry: the server answers the same input again after it was stopped mid-stream
+    ///   (killed, restarted), and the half answer must not stay beside the new one.
     /// - `replaceMessage`: replaces the latest skill message of the same payload type (an edit form replacing
     ///   the form it answers), or else the latest skill message.
     /// - `appendMessage` on a text: adds the text, on a new line, to the latest skill message if it is a text.
     private func updateInPlace(with message: SkillMessage) -> ChatMessage? {
         let skillEntries = transcript.messages.lazy.reversed().filter { $0.sender != .user }
-        if case .textStream(let piece) = message.payload.content, piece.streamState != .start {
+        if case .textStream(let piece) = message.payload.content {
             guard
                 var entry = skillEntries.first(where: {
                     if case .textStream(let open) = $0.payload.content {
@@ -318,11 +321,18 @@ extension ChatClient {
                     }
                 }), case .textStream(var stream) = entry.payload.content
             else { return nil }
+            if piece.streamState == .start {
+                guard stream.streamState != .end else { return nil }
+                entry.payload = message.payload
+                return entry
+            }
             if piece.streamState == .end {
                 stream = MessagePayload.TextStream(
                     text: piece.aggregateText ?? piece.text, streamState: .end, streamId: piece.streamId)
             } else {
-                stream.text += piece.text
+                // The whole text so far when the server gives it: a client that attached mid-stream (reconnected,
+                // or a second device) then shows the answer, not its own pieces with a gap.
+                stream.text = piece.aggregateText ?? stream.text + piece.text
                 stream.streamState = piece.streamState
             }
             entry.payload.content = .textStream(stream)

@@ -51,6 +51,31 @@ struct ConversationShapeTests {
         await client.destroy()
     }
 
+    /// A server stopped mid-stream answers the same input again after its restart, with the same `streamId`: the
+    /// half answer starts over in its entry, never stays beside the new one.
+    @Test func aStreamStartedAgainReplacesItsHalfAnswer() async throws {
+        var (client, events, server) = try await Self.connected()
+        await server.send(Self.skill(#"{"type":"textStream","text":"Half","streamState":"start","streamId":"s1"}"#))
+        let started = try await events.received()
+        await server.send(Self.skill(#"{"type":"textStream","text":"Whole ","streamState":"start","streamId":"s1"}"#))
+        let restarted = try await events.next("the restart") {
+            if case .messageUpdated(let message) = $0 { message } else { nil }
+        }
+        #expect(restarted.id == started.id)
+        #expect(restarted.payload.text == "Whole ")
+        await server.send(
+            Self.skill(#"{"type":"textStream","text":"Whole answer.","streamState":"end","streamId":"s1"}"#))
+        _ = try await events.next("the end") {
+            if case .messageUpdated(let message) = $0 { message } else { nil }
+        }
+        // A later stream with an id that ended is a new entry.
+        await server.send(Self.skill(#"{"type":"textStream","text":"Next","streamState":"start","streamId":"s1"}"#))
+        _ = try await events.received()
+        let transcript = await client.messages()
+        #expect(transcript.map(\.payload.text) == ["Whole answer.", "Next"])
+        await client.destroy()
+    }
+
     @Test func replaceMessageReplacesAndAppendMessageAppends() async throws {
         var (client, events, server) = try await Self.connected()
         await server.send(Self.skill(#"{"type":"text","text":"Fill in the form"}"#))

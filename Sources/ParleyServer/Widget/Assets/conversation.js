@@ -140,7 +140,10 @@ export function receiveMessage(frame) {
 function receiveStream(frame, payload, created, sender) {
   var id = payload.streamId || "stream";
   var entry = streams[id];
-  if (!entry || payload.streamState === "start") {
+  if (entry && payload.streamState === "start") {
+    // The same input answered again (the server was stopped mid-stream): the half answer's bubble starts over.
+    entry.text = "";
+  } else if (!entry) {
     var row = addRow("bot", created, sender);
     row.setAttribute("data-type", "textStream");
     var node = renderPayload(payload, { text: payload.text || "" });
