@@ -18,7 +18,7 @@ import Testing
 struct KillChaosTests {
     /// What the client reported so far, and the kill armed for a point in it: the server is killed from here, the
     /// moment the client reports the event that reaches the point, not some time later.
-    actor Progress {
+    actor Progress: Awaitable {
         private(set) var replies: [String] = []
         private(set) var acknowledged: [String] = []
         private(set) var kills: [String] = []
@@ -27,11 +27,13 @@ struct KillChaosTests {
         func reply(_ text: String) {
             replies.append(text)
             fireIfReached()
+            changed()
         }
 
         func acknowledge(_ text: String) {
             acknowledged.append(text)
             fireIfReached()
+            changed()
         }
 
         /// Kills `pid` with SIGKILL once `point` is reached (at once if it is).
@@ -45,22 +47,18 @@ struct KillChaosTests {
             _ = kill(armed.pid, SIGKILL)
             kills.append("\(armed.point) (replies \(replies.count), acknowledged \(acknowledged.count))")
             self.armed = nil
+            changed()
         }
 
-        /// Returns once `condition` holds; throws when `timeout` passes first.
-        func wait(
-            _ what: String, within timeout: Duration = .seconds(60),
-            until condition: (_ replies: Int, _ acknowledged: Int, _ kills: Int) -> Bool
-        ) async throws {
-            let deadline = ContinuousClock.now + timeout
-            while !condition(replies.count, acknowledged.count, kills.count) {
-                guard ContinuousClock.now < deadline else {
-                    throw ServerProcess.Failure(
-                        description: "not \(what) within \(timeout): \(replies.count) replies, "
-                            + "\(acknowledged.count) acknowledged")
-                }
-                try await Task.sleep(for: .milliseconds(5))
-            }
+        /// How many replies, acknowledgements and kills so far (``Awaitable``).
+        var snapshot: Counts { Counts(replies: replies.count, acknowledged: acknowledged.count, kills: kills.count) }
+        var waiters = Waiters<Counts>()
+
+        struct Counts: Sendable, CustomStringConvertible {
+            var replies: Int
+            var acknowledged: Int
+            var kills: Int
+            var description: String { "\(replies) replies, \(acknowledged) acknowledged, \(kills) kills" }
         }
     }
 
@@ -128,7 +126,7 @@ struct KillChaosTests {
         for index in 1...total { try await client.send(text: Self.text(index)) }
         for (index, point) in points.enumerated() {
             await progress.arm(point, pid: server.pid)
-            try await progress.wait("killed \(point)") { _, _, kills in kills > index }
+            try await progress.wait("killed \(point)", within: .seconds(60)) { $0.kills > index }
             guard try await server.exitStatus(within: .seconds(10)) != nil else {
                 throw ServerProcess.Failure(description: "parley serve \(server.pid) survived SIGKILL")
             }
@@ -140,8 +138,8 @@ struct KillChaosTests {
         // server's acknowledgement, which can come after the reply. A server killed after storing an input and before
         // its acknowledgement reached the client answers the input after the restart (the reply arrives by resume),
         // and acknowledges the client's second copy, sent on the new socket, as a duplicate. Both are awaited.
-        try await progress.wait("all answered and acknowledged") { replies, acknowledged, _ in
-            replies >= total && acknowledged >= total
+        try await progress.wait("all answered and acknowledged", within: .seconds(60)) {
+            $0.replies >= total && $0.acknowledged >= total
         }
         await client.destroy()
         collector.cancel()
