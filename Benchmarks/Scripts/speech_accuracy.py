@@ -45,7 +45,17 @@ ONES = "zero one two three four five six seven eight nine ten eleven twelve thir
 TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 ORDINALS = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth", "nine": "ninth",
             "twelve": "twelfth"}
-SPELLINGS = {"traveling": "travelling", "ok": "okay", "mister": "mr", "percent": "percent"}
+SPELLINGS = {"traveling": "travelling", "ok": "okay", "mister": "mr"}
+# Contractions, written out as OpenAI's English text normaliser does (whisper/normalizers/english.py), so that "I'd
+# like" and "I would like" are the same words on either side; the specific forms before the general suffixes.
+CONTRACTIONS = [
+    (r"\bwon't\b", "will not"), (r"\bcan't\b", "can not"), (r"\blet's\b", "let us"), (r"\bain't\b", "aint"),
+    (r"\by'all\b", "you all"), (r"\bwanna\b", "want to"), (r"\bgonna\b", "going to"), (r"\bgotta\b", "got to"),
+    (r"'d been\b", " had been"), (r"'s been\b", " has been"), (r"'d gone\b", " had gone"),
+    (r"'s gone\b", " has gone"), (r"'d done\b", " had done"), (r"'s got\b", " has got"),
+    (r"n't\b", " not"), (r"'re\b", " are"), (r"'s\b", " is"), (r"'d\b", " would"), (r"'ll\b", " will"),
+    (r"'t\b", " not"), (r"'ve\b", " have"), (r"'m\b", " am"),
+]
 
 
 def number_words(value):
@@ -86,14 +96,24 @@ def digits(match):
 
 
 def normalize(text):
-    text = text.lower()
+    """The words of `text` for WER, the same for a reference and a hypothesis: lowercase, typographic apostrophes as
+    ASCII ones, contractions written out, "$"/"%"/times/ordinals/digits as words, punctuation and hyphens as spaces."""
+    text = text.lower().replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"\bper cent\b", "percent", text)
+    for pattern, replacement in CONTRACTIONS:
+        text = re.sub(pattern, replacement, text)
+    # A number written with thousands separators is a quantity ("1,250" is "one thousand two hundred fifty"); one
+    # without them of four digits or more is an identifier, read digit by digit (`digits`).
+    text = re.sub(
+        r"(\$?)\b(\d{1,3}(?:,\d{3})+)\b",
+        lambda match: number_words(int(match.group(2).replace(",", ""))) + (" dollars" if match.group(1) else ""), text)
+    text = re.sub(r"\$(\d+)\.00\b", r"\1 dollars", text)
     text = re.sub(r"\$(\d+)\.(\d\d)\b", r"\1 dollars and \2 cents", text)
     text = re.sub(r"\$(\d+)", r"\1 dollars", text)
     text = re.sub(r"(\d+)%", r"\1 percent", text)
     text = re.sub(r"\b(\d{1,2}):00\b", r"\1", text)
     text = re.sub(r"\b(\d{1,2}):(\d\d)\b", r"\1 \2", text)
     text = re.sub(r"\b(\d+)(st|nd|rd|th)\b", lambda match: ordinal_words(int(match.group(1))), text)
-    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)
     text = re.sub(r"\d+", digits, text)
     text = re.sub(r"[^a-z' ]+", " ", text)
     words = [SPELLINGS.get(word.strip("'"), word.strip("'")) for word in text.split()]
