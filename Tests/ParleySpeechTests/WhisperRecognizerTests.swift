@@ -231,4 +231,70 @@
             #expect(await worker.processIdentifier == pid, "the same worker answered")
         }
     }
+
+    /// What a session asks the worker, seen through a stand-in worker that answers every decode with its request's
+    /// prompt and beam: no model needed, only a folder that looks like one.
+    @Suite("Whisper requests", .serialized, .timeLimit(.minutes(2)))
+    struct WhisperRequestTests {
+        static let echo = """
+            import json, struct, sys
+            def send(header):
+                body = json.dumps(header).encode()
+                sys.stdout.buffer.write(b"PRLY" + struct.pack(">I", len(body)) + body + struct.pack(">I", 0))
+                sys.stdout.buffer.flush()
+            send({"event": "ready"})
+            while True:
+                head = sys.stdin.buffer.read(8)
+                if len(head) < 8:
+                    break
+                header = json.loads(sys.stdin.buffer.read(struct.unpack(">I", head[4:])[0]))
+                sys.stdin.buffer.read(struct.unpack(">I", sys.stdin.buffer.read(4))[0])
+                text = "prompt " + (header.get("prompt") or "none") + " beams " + str(header["beams"])
+                send({"id": header["id"], "text": text, "alternatives": [{"text": text, "confidence": 0.9}]})
+            """
+
+        /// The final's words for one utterance (a tone between silences), heard through the stand-in worker.
+        func heard(_ request: StreamingRecognitionRequest, _ configuration: WhisperRecognizer.Configuration)
+            async throws -> String
+        {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-whisper-echo-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            for name in ["model.bin", "tokenizer.json"] {
+                try Data().write(to: folder.appendingPathComponent(name))
+            }
+            try Data("{}".utf8).write(to: folder.appendingPathComponent("config.json"))
+            let script = folder.appendingPathComponent("echo_worker.py")
+            try Data(Self.echo.utf8).write(to: script)
+            var configuration = configuration
+            configuration.workerScript = script
+            let recognizer = WhisperRecognizer(modelFolder: folder, configuration: configuration)
+            defer { Task { await recognizer.shutdown() } }
+            let silence = [Int16](repeating: 0, count: 16_000)
+            let tone = (0..<16_000).map { Int16(8_000 * sin(Double($0) * 2 * .pi * 300 / 16_000)) }
+            var request = request
+            request.partialResults = false
+            let events = try await recognize(
+                silence + tone + silence + silence, with: try await recognizer.startSession(request))
+            guard case .final(let result) = events.last else {
+                Issue.record("no final: \(events)")
+                return ""
+            }
+            return WhisperTestModel.words(result.text)
+        }
+
+        @Test func openDictationIsPromptedInItsLanguageAndPhrasesReplaceThePrompt() async throws {
+            let configuration = WhisperRecognizer.Configuration()
+            #expect(
+                try await heard(StreamingRecognitionRequest(), configuration)
+                    == "prompt hello how can i help you today beams 5")
+            #expect(
+                try await heard(StreamingRecognitionRequest(phrases: ["pizza", "large"]), configuration)
+                    == "prompt pizza large beams 5")
+            var unprompted = configuration
+            unprompted.dictationPrompts = [:]
+            unprompted.finalBeams = 3
+            #expect(try await heard(StreamingRecognitionRequest(), unprompted) == "prompt none beams 3")
+        }
+    }
 #endif

@@ -43,7 +43,9 @@ public import ParleyCore
             /// The least growth of the utterance between two partial decodes, as a fraction of its length: partial
             /// decodes then cost a bounded multiple of the audio. Default 0.5.
             public var partialGrowth: Double
-            /// The beam of the final decode (at least the request's `maxAlternatives`). Default 3.
+            /// The beam of the final decode (at least the request's `maxAlternatives`); partials are greedy. Default 5,
+            /// Whisper's own (on the bench's spoken set a beam of 5 heard as well as 3 and a held-out set better; greedy
+            /// made a third more word errors: docs/speech.md, "Whisper against PocketSphinx").
             public var finalBeams: Int
             /// The silence added after the utterance before it is decoded. Whisper's encoder is not run on a whole
             /// 30 s window but on the utterance and this padding (a decode then costs about what the audio lasts;
@@ -57,14 +59,21 @@ public import ParleyCore
             public var speculationPause: Duration
             /// The energy detector's settings; each request's `endSilence` replaces the hangover.
             public var voiceActivity: VoiceActivityParameters
+            /// Whisper's prompt for open dictation (a request without phrases), by language (`en` of `en-US`): the
+            /// utterance is decoded as the text that follows it, so an assistant's question makes Whisper expect a
+            /// reply to one. A request's phrases replace it; a language without an entry gets no prompt. Default
+            /// `["en": "Hello, how can I help you today?"]` (fewer word errors than none on the bench's spoken set and
+            /// on a held-out one: docs/speech.md, "Whisper against PocketSphinx").
+            public var dictationPrompts: [String: String]
 
             /// Creates a configuration.
             public init(
                 python: String = "python3", workerScript: URL? = nil, threads: Int = 0, computeType: String = "int8",
                 maxConcurrentRecognitions: Int = 4, partialInterval: Duration = .milliseconds(300),
-                partialGrowth: Double = 0.5, finalBeams: Int = 3, padding: Duration = .seconds(5),
+                partialGrowth: Double = 0.5, finalBeams: Int = 5, padding: Duration = .seconds(5),
                 preRoll: Duration = .milliseconds(300), speculationPause: Duration = .milliseconds(200),
-                voiceActivity: VoiceActivityParameters = VoiceActivityParameters()
+                voiceActivity: VoiceActivityParameters = VoiceActivityParameters(),
+                dictationPrompts: [String: String] = Configuration.defaultDictationPrompts
             ) {
                 self.python = python
                 self.workerScript = workerScript
@@ -78,7 +87,11 @@ public import ParleyCore
                 self.preRoll = preRoll
                 self.speculationPause = speculationPause
                 self.voiceActivity = voiceActivity
+                self.dictationPrompts = dictationPrompts
             }
+
+            /// The default ``dictationPrompts``: English only.
+            public static let defaultDictationPrompts = ["en": "Hello, how can I help you today?"]
         }
 
         /// `whisper`.

@@ -52,7 +52,11 @@
             self.configuration = configuration
             self.language = language
             let phrases = request.phrases.map { $0.trimmingWhitespace }.filter { !$0.isEmpty }
-            prompt = phrases.isEmpty ? nil : phrases.joined(separator: ", ")
+            // The channel's phrases are hints; without them (open dictation) the language's dictation prompt.
+            prompt =
+                phrases.isEmpty
+                ? configuration.dictationPrompts[language].flatMap { $0.isEmpty ? nil : $0 }
+                : phrases.joined(separator: ", ")
             detector = VoiceActivityDetector(
                 parameters: configuration.voiceActivity.withHangover(
                     request.endSilence, sampleRate: AudioBuffer.recognitionSampleRate))
