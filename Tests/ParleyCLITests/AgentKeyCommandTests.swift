@@ -5,13 +5,6 @@ import Testing
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The agent key kept out of the process list (issue 33): `parley serve` reads it from a file or the environment, and
 /// `parley token --agent NAME` mints an agent's token with it; the agent signs in with the token as NAME.
@@ -24,27 +17,28 @@ struct AgentKeyCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let keyFile = folder.appendingPathComponent("agent-key")
         try Data((Self.key + "\n").utf8).write(to: keyFile)
-        let server = try await LaunchedServer(
+        let server = try await Self.serve(
             ["--port", "0", "--data", folder.appendingPathComponent("data").path, "--agent-key-file", keyFile.path])
-        defer { server.stop() }
-        #expect(server.output.contains("agent console: http://127.0.0.1:\(server.port)/agent"))
-        #expect(!server.output.contains("warning: the agent key"), "a long key")
+        let port = try await server.listeningPort()
+        #expect(server.output.contains("agent console: http://127.0.0.1:\(port)/agent"))
+        #expect(!(server.output + server.errors).contains("warning: the agent key"), "a long key")
         #if os(Linux)
             let commandLine = try String(contentsOfFile: "/proc/\(server.pid)/cmdline", encoding: .utf8)
             #expect(!commandLine.contains(Self.key), "the key is not in the process's arguments")
         #endif
         let minted = try await DecodeCommandTests().parley(["token", "--agent", "Ava", "--secret-file", keyFile.path])
         #expect(minted.status == 0, "\(minted.output)")
-        try await Self.expectSignIn(port: server.port, token: minted.output, as: "Ava")
+        try await Self.expectSignIn(port: port, token: minted.output, as: "Ava")
+        try await server.stop()
     }
 
     @Test func theKeyComesFromTheEnvironment() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await LaunchedServer(
+        let server = try await Self.serve(
             ["--port", "0", "--data", folder.appendingPathComponent("data").path],
             environment: ["PARLEY_AGENT_KEY": Self.key])
-        defer { server.stop() }
+        let port = try await server.listeningPort()
         #expect(server.output.contains("agent console:"))
         let minted = try await Self.parley(["token", "--agent", "Bea"], environment: ["PARLEY_AGENT_KEY": Self.key])
         #expect(minted.status == 0, "\(minted.output)")
@@ -52,12 +46,13 @@ struct AgentKeyCommandTests {
             minted.output.trimmingCharacters(in: .whitespacesAndNewlines), key: Self.key, now: Date())
         #expect(claims.agent == "Bea")
         #expect(claims.expiresAt.timeIntervalSince(claims.issuedAt) == 8 * 3600, "an 8 hour shift by default")
-        try await Self.expectSignIn(port: server.port, token: minted.output, as: "Bea")
+        try await Self.expectSignIn(port: port, token: minted.output, as: "Bea")
         // The key itself does not sign in.
-        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
         let withKey = try await ScriptedAgent.connect(to: url, token: Self.key)
         #expect(try await withKey.next("error")["error"]?["code"] == "auth.invalidToken")
         await withKey.close()
+        try await server.stop()
     }
 
     @Test func anAgentTokenNeedsTheKeyAndLivesAtMostADay() async throws {
@@ -97,55 +92,12 @@ struct AgentKeyCommandTests {
         try await DecodeCommandTests().parley(arguments, environment: Self.baseEnvironment.merging(environment) { $1 })
     }
 
+    /// `parley serve` with `arguments` and exactly `environment` (plus PATH and HOME), once it listens.
+    static func serve(_ arguments: [String], environment: [String: String] = [:]) async throws -> ServerProcess {
+        try await ServerProcess.start(arguments, environment: baseEnvironment.merging(environment) { $1 })
+    }
+
     static var baseEnvironment: [String: String] {
         ProcessInfo.processInfo.environment.filter { ["PATH", "HOME", "TMPDIR"].contains($0.key) }
-    }
-}
-
-/// `parley serve` in a process of its own, with an environment of the test's choosing.
-final class LaunchedServer {
-    private let process = Process()
-    private let log: URL
-    private(set) var port = 0
-
-    var pid: Int32 { process.processIdentifier }
-    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-
-    init(_ arguments: [String], environment: [String: String] = [:]) async throws {
-        log = FileManager.default.temporaryDirectory.appendingPathComponent("parley-agent-key-\(UUID()).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.executableURL = DecodeCommandTests.productsDirectory.appendingPathComponent("parley")
-        process.arguments = ["serve"] + arguments
-        process.environment = AgentKeyCommandTests.baseEnvironment.merging(environment) { $1 }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try? handle.close()
-        let deadline = ContinuousClock.now + .seconds(30)
-        while port == 0 {
-            if let rest = output.components(separatedBy: "Parley is listening on http://127.0.0.1:").dropFirst().first,
-                let number = Int(rest.prefix { $0.isNumber }), rest.contains("\n")
-            {
-                port = number  // the banner is written at once, with its last line
-            } else if !process.isRunning {
-                throw ServerProcess.Failure(description: "parley serve exited: \(output)")
-            } else if ContinuousClock.now > deadline {
-                throw ServerProcess.Failure(description: "parley serve did not listen: \(output)")
-            } else {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-        }
-    }
-
-    func stop() {
-        guard process.isRunning else { return }
-        _ = kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-    }
-
-    deinit {
-        if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
     }
 }

@@ -38,8 +38,9 @@ final class ServerProcess {
     var output: String { (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "" }
     var errors: String { (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "" }
 
-    /// Starts `parley serve` with `arguments`, under a descriptor limit when one is given.
-    init(serve arguments: [String], descriptorLimit: Int? = nil) throws {
+    /// Starts `parley serve` with `arguments`, under a descriptor limit when one is given, with exactly `environment`
+    /// when one is given (else the test process's).
+    init(serve arguments: [String], descriptorLimit: Int? = nil, environment: [String: String]? = nil) throws {
         let parley = DecodeCommandTests.productsDirectory.appendingPathComponent("parley").path
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("parley-process-\(UUID())")
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
@@ -69,6 +70,7 @@ final class ServerProcess {
             Task { await events.ended(status) }
         }
         process.standardInput = FileHandle.nullDevice
+        if let environment { process.environment = environment }
         if let descriptorLimit {
             // `exec` keeps the pid, so that a kill reaches the server, not the shell.
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -89,9 +91,10 @@ final class ServerProcess {
 
     /// Starts `parley serve` and waits until it listens.
     static func start(
-        _ arguments: [String], descriptorLimit: Int? = nil, within timeout: Duration = .seconds(30)
+        _ arguments: [String], descriptorLimit: Int? = nil, environment: [String: String]? = nil,
+        within timeout: Duration = .seconds(30)
     ) async throws -> ServerProcess {
-        let server = try ServerProcess(serve: arguments, descriptorLimit: descriptorLimit)
+        let server = try ServerProcess(serve: arguments, descriptorLimit: descriptorLimit, environment: environment)
         _ = try await server.listeningPort(within: timeout)
         return server
     }
