@@ -38,18 +38,26 @@ struct WidgetBrowserTests {
         let commandsFile = output.appendingPathComponent("commands.json")
         try Data(JSONValue.array(commands).jsonBytes()).write(to: commandsFile)
 
+        // The script serves the language model's endpoint itself, on this port, so that it can hold its answer back.
+        let modelPort = try freePort()
         let channels = [
             // Listed first so that the widget must skip it: it needs a token.
             ChannelConfiguration(id: "secure", secret: "not-used", clientAuthenticationEnabled: true),
             ChannelConfiguration(id: "demo", name: "Pizza demo"),
             ChannelConfiguration(
                 id: "gallery", skill: .file(Self.browserFolder.appendingPathComponent("gallery-skill.json").path)),
+            ChannelConfiguration(
+                id: "llm",
+                skill: try SkillReference(json: [
+                    "llm": ["url": .string("http://127.0.0.1:\(modelPort)/v1"), "model": "m"]
+                ])
+            ),
         ]
         let run = try await InProcessServer.run(channels: channels) { server in
             try await Self.runScript(
                 arguments: [
                     Self.browserFolder.appendingPathComponent("widget_browser_test.py").path,
-                    server.url.absoluteString, commandsFile.path, output.path,
+                    server.url.absoluteString, commandsFile.path, output.path, String(modelPort),
                 ],
                 log: output.appendingPathComponent("browser.log"))
         }

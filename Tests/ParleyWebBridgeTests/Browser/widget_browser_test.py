@@ -3,13 +3,16 @@
 
 Started by the Swift test WidgetBrowserTests with a running in-process server:
 
-    widget_browser_test.py BASE_URL COMMANDS_JSON OUTPUT_DIR
+    widget_browser_test.py BASE_URL COMMANDS_JSON OUTPUT_DIR MODEL_PORT
 
 BASE_URL      the server, such as http://127.0.0.1:41234, with channels "demo" (pizza), "gallery"
-              (Browser/gallery-skill.json) and an authenticated channel listed first
+              (Browser/gallery-skill.json), "llm" (a language model at http://127.0.0.1:MODEL_PORT/v1) and an
+              authenticated channel listed first
 COMMANDS_JSON hostile strings with the JavaScript ParleyWebBridge generates for them:
               [{"value": s, "literal": js, "sendMessage": js, "setAppInfo": js, "configuration": js}, ...]
 OUTPUT_DIR    where to write bridge-events.json (the bodies the page posted) and widget.png
+MODEL_PORT    where this script serves the "llm" channel's OpenAI-compatible endpoint, whose answer it holds back
+              after its first piece until it has seen that piece in the page
 
 Exits 0 when every check passed; otherwise prints what failed and exits 1.
 """
@@ -18,8 +21,10 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import traceback
 import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
@@ -103,6 +108,65 @@ def type_message(driver, text):
 
 def page(base, **parameters):
     return base + "/?" + urllib.parse.urlencode(parameters) if parameters else base + "/"
+
+
+# --- A language model's answer, growing -----------------------------------------------------------------
+
+def start_model_endpoint(port, release):
+    """An OpenAI-compatible chat-completions endpoint on `port`: streams "Hel", waits until `release` is set (at most
+    20 s), then streams the rest of "Hello, growing world." and its end."""
+    def chunk(delta):
+        return ("data: " + json.dumps({"choices": [{"index": 0, "delta": delta}]}) + "\n\n").encode()
+
+    class Endpoint(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(chunk({"role": "assistant", "content": "Hel"}))
+            self.wfile.flush()
+            release.wait(20)
+            for piece in ["lo, ", "growing ", "world."]:
+                self.wfile.write(chunk({"content": piece}))
+            end = {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+            self.wfile.write(("data: " + json.dumps(end) + "\n\ndata: [DONE]\n\n").encode())
+            self.wfile.flush()
+
+    server = ThreadingHTTPServer(("127.0.0.1", port), Endpoint)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def growing_answer(driver, base, model_port):
+    """The widget shows a model's answer as it grows: one bubble, its first piece while the rest is held back, then
+    the whole text once the stream ends."""
+    release = threading.Event()
+    endpoint = start_model_endpoint(model_port, release)
+    try:
+        driver.get(page(base, channelId="llm"))
+        wait_until(driver, lambda: js(driver, "return window.parley.status()") == "connected", "the llm channel")
+        type_message(driver, "Say hello")
+
+        def streams():
+            return js(driver, """return Array.from(document.querySelectorAll('.parley-bot[data-type=textStream]'))
+                .map(r => [r.querySelector('.parley-bubble').textContent, r.getAttribute('data-stream-state')])""")
+
+        wait_until(driver, lambda: streams() == [["Hel", "start"]], "the first piece, alone, while the rest is held")
+        release.set()
+        wait_until(driver, lambda: streams() == [["Hello, growing world.", "end"]],
+                   "the whole answer in the same bubble (saw %s)" % streams())
+        check(bot_texts(driver)[-1] == "Hello, growing world.", "the answer is the last bot bubble")
+    finally:
+        release.set()
+        endpoint.shutdown()
 
 
 # --- The pizza order, by clicking ----------------------------------------------------------------------
@@ -354,12 +418,14 @@ def bridge(driver, base, commands, output_dir):
 
 def main():
     base, commands_path, output_dir = sys.argv[1].rstrip("/"), sys.argv[2], sys.argv[3]
+    model_port = int(sys.argv[4])
     with open(commands_path) as handle:
         commands = json.load(handle)
     driver = new_driver()
     try:
         for name, step in [("pizza by clicking", lambda: pizza_by_clicking(driver, base, output_dir)),
                            ("every payload type", lambda: every_payload_type(driver, base)),
+                           ("a model's answer, growing", lambda: growing_answer(driver, base, model_port)),
                            ("bridge", lambda: bridge(driver, base, commands, output_dir))]:
             log("== " + name)
             step()
