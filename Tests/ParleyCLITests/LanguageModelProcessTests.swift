@@ -9,14 +9,14 @@ import Testing
 /// the half one beside it.
 @Suite("Language-model channels of the parley serve process", .serialized, .timeLimit(.minutes(2)))
 struct LanguageModelProcessTests {
-    /// An OpenAI-compatible endpoint in Python: the first request streams "Half " and then nothing (until the server
-    /// that asked is killed); each later one streams "Whole ", waits until the file `gate` exists (the test makes
-    /// it once the restarted server asked), then "answer.". Each request's last user message is appended to the file
-    /// `log`, and `asked N` printed.
+    /// An OpenAI-compatible endpoint in Python. In mode `kill`, the first request streams "Half " and then nothing
+    /// (until the server that asked is killed), and each later one streams "Whole "; in mode `drop`, every request
+    /// streams "Half ". Then it waits until the file `gate` exists (the test makes it when it is ready), and streams
+    /// "answer." and the end. Each request's last user message is appended to the file `log`, and `asked N` printed.
     static let endpoint = #"""
         import json, os, sys, time
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-        log, gate = sys.argv[1], sys.argv[2]
+        log, gate, mode = sys.argv[1], sys.argv[2], sys.argv[3]
         count = 0
         def chunk(text):
             return ("data: " + json.dumps({"choices": [{"index": 0, "delta": {"content": text}}]}) + "\n\n").encode()
@@ -34,11 +34,11 @@ struct LanguageModelProcessTests {
                 self.send_header("Connection", "close")
                 self.end_headers()
                 try:
-                    if count == 1:
+                    if mode == "kill" and count == 1:
                         self.wfile.write(chunk("Half ")); self.wfile.flush()
                         time.sleep(60)
                         return
-                    self.wfile.write(chunk("Whole ")); self.wfile.flush()
+                    self.wfile.write(chunk("Whole " if mode == "kill" else "Half ")); self.wfile.flush()
                     deadline = time.time() + 20
                     while not os.path.exists(gate) and time.time() < deadline: time.sleep(0.02)
                     self.wfile.write(chunk("answer."))
@@ -53,68 +53,130 @@ struct LanguageModelProcessTests {
         server.serve_forever()
         """#
 
-    @Test func aServerKilledMidAnswerAnswersAgainAndTheClientShowsTheWholeAnswerOnce() async throws {
-        let folder = temporaryDataFolder("llm-kill")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let script = folder.appendingPathComponent("endpoint.py")
-        let log = folder.appendingPathComponent("requests.log")
-        let gate = folder.appendingPathComponent("gate")
-        try Self.endpoint.write(to: script, atomically: true, encoding: .utf8)
+    /// What a test has of the endpoint: its port, its request log, the gate it waits for, and a wait for its `n`th
+    /// request.
+    struct Endpoint {
+        let port: Int
+        let log: URL
+        let gate: URL
 
+        /// Lets the endpoint's held answers go on.
+        func open() { _ = FileManager.default.createFile(atPath: gate.path, contents: nil) }
+
+        /// The user messages the endpoint was asked, in order.
+        func asked() throws -> [Substring] { try String(contentsOf: log, encoding: .utf8).split(separator: "\n") }
+    }
+
+    /// Runs the Python endpoint in `mode` for `body`, which gets it and a wait for its `n`th request (told by its
+    /// output); the endpoint is killed afterwards.
+    static func withEndpoint(
+        _ mode: String, in folder: URL,
+        _ body: (Endpoint, _ askedTimes: (Int) async throws -> Void) async throws -> Void
+    ) async throws {
+        let script = folder.appendingPathComponent("endpoint.py")
+        let endpoint = Endpoint(
+            port: 0, log: folder.appendingPathComponent("requests.log"), gate: folder.appendingPathComponent("gate"))
+        try Self.endpoint.write(to: script, atomically: true, encoding: .utf8)
         _ = try await Subprocess.run(
-            .name("python3"), arguments: [script.path, log.path, gate.path], input: .none, output: .sequence,
-            error: .discarded
+            .name("python3"), arguments: [script.path, endpoint.log.path, endpoint.gate.path, mode], input: .none,
+            output: .sequence, error: .discarded
         ) { execution in
             defer { try? execution.send(signal: .kill) }
             var lines = execution.standardOutput.strings().makeAsyncIterator()
             let line = try await lines.next()
-            let endpointPort = try #require(line.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-            let data = folder.appendingPathComponent("data")
-            let port = try freePort()
-            let arguments = [
-                "--port", "\(port)", "--data", data.path, "--llm", "http://127.0.0.1:\(endpointPort)/v1",
-                "--model", "tiny",
-            ]
-            var server = try await ServerProcess.start(arguments)
-            let client = ChatClient(
-                configuration: .quickToReconnect(
-                    port: port, channel: "llm", user: "ada", maximumDelay: .milliseconds(100)))
-            let events = await client.events()
-            try await client.initialize()
-            try await client.send(text: "Tell me everything.")
+            let port = try #require(line.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+            try await body(Endpoint(port: port, log: endpoint.log, gate: endpoint.gate)) { count in
+                while let line = try await lines.next(), !line.hasPrefix("asked \(count)") {}
+            }
+        }
+    }
 
-            let shown = Shown()
-            let collector = Task {
-                for await event in events {
-                    switch event {
-                    case .messageReceived(let message), .messageUpdated(let message):
-                        if message.sender != .user, let text = message.payload.text { await shown.add(text) }
-                    case .statusChanged(.connected):
-                        await shown.connected()
-                    default: continue
-                    }
+    /// A client of the channel `llm` at `port` that reconnects at once, and what it shows.
+    static func client(port: Int) async -> (ChatClient, Shown, Task<Void, Never>) {
+        let client = ChatClient(
+            configuration: .quickToReconnect(port: port, channel: "llm", user: "ada", maximumDelay: .milliseconds(100)))
+        let events = await client.events()
+        let shown = Shown()
+        let collector = Task {
+            for await event in events {
+                switch event {
+                case .messageReceived(let message), .messageUpdated(let message):
+                    if message.sender != .user, let text = message.payload.text { await shown.add(text) }
+                case .statusChanged(.connected):
+                    await shown.connected()
+                default: continue
                 }
             }
+        }
+        return (client, shown, collector)
+    }
+
+    @Test func aServerKilledMidAnswerAnswersAgainAndTheClientShowsTheWholeAnswerOnce() async throws {
+        let folder = temporaryDataFolder("llm-kill")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.withEndpoint("kill", in: folder) { endpoint, askedTimes in
+            let port = try freePort()
+            let arguments = [
+                "--port", "\(port)", "--data", folder.appendingPathComponent("data").path, "--llm",
+                "http://127.0.0.1:\(endpoint.port)/v1", "--model", "tiny",
+            ]
+            var server = try await ServerProcess.start(arguments)
+            let (client, shown, collector) = await Self.client(port: port)
             defer { collector.cancel() }
+            try await client.initialize()
+            try await client.send(text: "Tell me everything.")
             try await shown.wait(for: "Half ")
             try await server.kill9()
             server = try await ServerProcess.start(arguments)
             // The restarted server asks again for the stored input, and the client comes back while that answer
             // streams (before or after its start): it shows the answer in the half answer's place, never the half
             // answer with the rest of the new one after it.
-            while let line = try await lines.next(), !line.hasPrefix("asked 2") {}
+            try await askedTimes(2)
             try await shown.wait(connections: 2)
-            _ = FileManager.default.createFile(atPath: gate.path, contents: nil)
+            endpoint.open()
             try await shown.wait(for: "Whole answer.")
 
             let texts = await shown.texts
             #expect(Set(texts).isSubset(of: ["Half ", "Whole ", "Whole answer."]), "only texts of an answer: \(texts)")
             let answers = await client.messages().filter { $0.sender != .user }.map { $0.payload.text ?? "" }
             #expect(answers == ["Whole answer."], "the whole answer once, no half one beside it")
-            let asked = try String(contentsOf: log, encoding: .utf8).split(separator: "\n")
-            #expect(asked == ["Tell me everything.", "Tell me everything."], "the input was asked again")
+            #expect(
+                try endpoint.asked() == ["Tell me everything.", "Tell me everything."], "the input was asked again")
             await client.destroy()
+            try await server.stop()
+        }
+    }
+
+    @Test func aSocketDroppedMidAnswerComesBackToTheRestAndTheStoredAnswerOnce() async throws {
+        let folder = temporaryDataFolder("llm-drop")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Self.withEndpoint("drop", in: folder) { endpoint, _ in
+            let server = try await ServerProcess.start([
+                "--port", "0", "--data", folder.appendingPathComponent("data").path, "--llm",
+                "http://127.0.0.1:\(endpoint.port)/v1", "--model", "tiny",
+            ])
+            let proxy = try await FaultProxy.start(
+                upstreamPort: try await server.listeningPort(), faults: FaultProxy.Faults(seed: 1))
+            let (client, shown, collector) = await Self.client(port: proxy.port)
+            defer { collector.cancel() }
+            try await client.initialize()
+            try await client.send(text: "Tell me everything.")
+            try await shown.wait(for: "Half ")
+            // The socket dies without a close frame while the answer streams; the server goes on answering.
+            await proxy.dropAllConnections()
+            try await shown.wait(connections: 2)
+            endpoint.open()
+            try await shown.wait(for: "Half answer.")
+
+            let texts = await shown.texts
+            #expect(Set(texts).isSubset(of: ["Half ", "Half answer."]), "only texts of the answer: \(texts)")
+            let answers = await client.messages().filter { $0.sender != .user }.map { $0.payload.text ?? "" }
+            #expect(answers == ["Half answer."], "the answer once, whole")
+            #expect(try endpoint.asked() == ["Tell me everything."], "asked once: the turn went on without the socket")
+            await client.destroy()
+            await proxy.stop()
             try await server.stop()
         }
     }
