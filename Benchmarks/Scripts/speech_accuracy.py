@@ -11,8 +11,9 @@ without phrases: open dictation), and every utterance goes through Oracle's sock
 
 - accuracy pass: the WAV's PCM in 3,200-byte frames (100 ms) as fast as the socket takes them, then `Done`. WER is
   the word edit distance over the reference words, both normalised the same way (lowercase, no punctuation, digits
-  as words: "2" and "two" are one word). RTF is the wall time from the first frame to the final over the audio's
-  length (with the engine's end-of-utterance wait, which is audio time, not wall time).
+  as words: "2" and "two" are one word; contractions written out: "I'd" and "I would" are the same words). RTF is the
+  wall time from the first frame to the final over the audio's length (with the engine's end-of-utterance wait,
+  which is audio time, not wall time).
 - latency pass: the first N clean utterances at the pace of a microphone (a 100 ms frame every 100 ms).
   first partial: from sending the frame where speech starts (the first 20 ms above -40 dBFS) to the first
   partialResult. end to final: from sending the frame where speech ends (the last 20 ms above -40 dBFS) to the
@@ -375,6 +376,11 @@ def main():
         print(f"speech.utterances [{engine}]: {len(data['results'])} (clean {wer(data['results'], False)[1]}, "
               f"noisy {wer(data['results'], True)[1]}; {len(failures)} without a final), latency on "
               f"{len(data['latencies'])}", file=sys.stderr)
+        voices = sorted({result["voice"] for result in data["results"]})
+        by_voice = ", ".join(
+            f"{voice} {wer([result for result in data['results'] if result['voice'] == voice])[0]:.1f} %"
+            for voice in voices)
+        print(f"speech.wer.voices [{engine}]: {by_voice}", file=sys.stderr)
 
 
 if __name__ == "__main__":
