@@ -43,9 +43,9 @@ public import ParleyCore
             /// The least growth of the utterance between two partial decodes, as a fraction of its length: partial
             /// decodes then cost a bounded multiple of the audio. Default 0.5.
             public var partialGrowth: Double
-            /// The beam of the final decode (at least the request's `maxAlternatives`); partials are greedy. Default 5,
-            /// Whisper's own (on the bench's spoken set a beam of 5 heard as well as 3 and a held-out set better; greedy
-            /// made a third more word errors: docs/speech.md, "Whisper against PocketSphinx").
+            /// The beam of the final decode (at least the request's `maxAlternatives`); partials are greedy. Default
+            /// 5, Whisper's own (on the bench's spoken set a beam of 5 heard as well as 3 and a held-out set better;
+            /// greedy made a third more word errors: docs/speech.md, "Whisper against PocketSphinx").
             public var finalBeams: Int
             /// The silence added after the utterance before it is decoded. Whisper's encoder is not run on a whole
             /// 30 s window but on the utterance and this padding (a decode then costs about what the audio lasts;
