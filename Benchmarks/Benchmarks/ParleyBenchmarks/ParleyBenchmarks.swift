@@ -10,6 +10,7 @@ let benchmarks: @Sendable () -> Void = {
     VoiceFlowBenchmarks.register()
     TranscriptBenchmarks.register()
     ClusterBenchmarks.register()
+    LanguageModelBenchmarks.register()
     #if os(Linux)
         SpeechBenchmarks.register()
     #endif
