@@ -113,10 +113,13 @@ public struct URLSessionWebClient: WebClient {
         #if canImport(FoundationNetworking)
             // Cancelling an async URLSession request crashes swift-corelibs-foundation ("Trying to access a
             // behaviour for a task that in not in the registry"), so on Linux the request runs in its own task and
-            // a cancelled caller just stops waiting for it.
+            // a cancelled caller just stops waiting for it. That task is also given up on a second after the
+            // request's timeout: swift-corelibs-foundation was seen to leave a request unanswered for two minutes
+            // under load, which stalled a Bayeux session's long poll (and its messages) for as long.
             let session = session
             let prepared = urlRequest
-            let (data, response) = try await Task { try await session.data(for: prepared) }.value
+            let (data, response) = try await Self.firstOf(
+                { try await session.data(for: prepared) }, orTimeoutAfter: request.timeout + .seconds(1))
         #else
             let (data, response) = try await session.data(for: urlRequest)
         #endif
@@ -161,3 +164,48 @@ enum FormEncoding {
         }
     }
 }
+
+#if canImport(FoundationNetworking)
+    extension URLSessionWebClient {
+        /// The result of `operation`, or `URLError(.timedOut)` once `limit` has passed, whichever comes first; the
+        /// operation is not cancelled (see ``send(_:)``) but no longer awaited.
+        static func firstOf<Value: Sendable>(
+            _ operation: @escaping @Sendable () async throws -> Value, orTimeoutAfter limit: Duration
+        ) async throws -> Value {
+            let outcome = FirstOutcome<Value>()
+            return try await withCheckedThrowingContinuation { continuation in
+                outcome.waiter(continuation)
+                let alarm = Task {
+                    guard (try? await Task.sleep(for: limit)) != nil else { return }
+                    outcome.finish(.failure(URLError(.timedOut)))
+                }
+                Task {
+                    do {
+                        outcome.finish(.success(try await operation()))
+                    } catch {
+                        outcome.finish(.failure(error))
+                    }
+                    alarm.cancel()
+                }
+            }
+        }
+    }
+
+    /// Resumes its waiter with the first outcome it is given; later ones are dropped.
+    private final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Value, any Error>?
+
+        func waiter(_ continuation: CheckedContinuation<Value, any Error>) {
+            lock.withLock { self.continuation = continuation }
+        }
+
+        func finish(_ result: Result<Value, any Error>) {
+            let waiting = lock.withLock {
+                defer { continuation = nil }
+                return continuation
+            }
+            waiting?.resume(with: result)
+        }
+    }
+#endif
