@@ -123,8 +123,8 @@ actor LiveListening {
         if outcome.isTerminal { task?.cancel() }
     }
 
-    /// Speech began (a recognised word, or the energy detector with `enableVAD`): the no-input countdown no longer
-    /// counts; `trigger` says whether this detector decides barge-in.
+    /// Speech began (a recognised word, or the energy detector over the audio fed): the no-input countdown no longer
+    /// counts; `trigger` says whether this detector decides barge-in (the energy detector only with `enableVAD`).
     private func speech(trigger: Bool) async {
         heardSpeech = true
         guard trigger, !triggered else { return }
@@ -175,15 +175,18 @@ actor LiveListening {
     }
 
     private func feed(_ frames: SpeechStream<AudioBuffer>) async {
-        var detector = plan.voiceActivity.map { VoiceActivityDetector(parameters: $0.parameters) }
+        // Speech in the audio itself stops the no-input countdown, which counts audio fed: the recognizer's first word
+        // can come seconds of audio later when the machine is busy, and the caller who is speaking would be told
+        // they said nothing. Only with the flow's `enableVAD` does this detector also decide barge-in.
+        var detector = VoiceActivityDetector(parameters: plan.voiceActivity?.parameters ?? VoiceActivityParameters())
         let timeout = AudioBuffer.samples(in: plan.noInputTimeout, sampleRate: AudioBuffer.recognitionSampleRate)
         do throws(ParleyError) {
             for try await chunk in frames {
                 if Task.isCancelled || finished { return }
-                if let changes = detector?.process(chunk.samples),
-                    changes.contains(where: { if case .speechStarted = $0 { true } else { false } })
-                {
-                    await speech(trigger: true)
+                if detector.process(chunk.samples).contains(where: {
+                    if case .speechStarted = $0 { true } else { false }
+                }) {
+                    await speech(trigger: plan.voiceActivity != nil)
                 }
                 // Audio fed while a new session opens goes to the ended one and is dropped (about 0.1 s).
                 try await session?.feed(chunk)
