@@ -52,6 +52,32 @@ import Testing
         }
     }
 
+    @Test func hugeOrNegativeReportedCountsNeitherOverflowNorGiveTokensBack() async throws {
+        let endpoint = EndpointDouble([
+            .stream([
+                Chunk.text("One."), Chunk.finish(),
+                .raw(
+                    #"data: {"choices":[],"usage":{"prompt_tokens":1000000000000000,"completion_tokens":-5}}"#
+                        + "\n\n"),
+                Chunk.done,
+            ]),
+            Self.turn(prompt: 1, completion: 1, "Two."),
+        ])
+        try await endpoint.run { url in
+            var configuration = LanguageModelConfiguration(url: url, model: "tiny")
+            configuration.maxTokensPerDay = 30
+            let skill = try LanguageModelSkill(configuration: configuration, environment: [:], limits: EndpointLimits())
+            var context = Self.context(ConversationState(), at: Self.day)
+            let first = try #require(try await collect(skill.stream(.message(.text("hi")), in: context)).response)
+            #expect(first.messages == [.text("One.")])
+            #expect(first.state?.extra["llmTokens"]?["used"] == .number(Double(1 << 40)))
+            context.apply(first)
+            // Past the bound now, and still counted as such on the next turn.
+            let second = try #require(try await collect(skill.stream(.message(.text("more")), in: context)).response)
+            #expect(second.messages.map(\.errorCode) == ["llm.dailyLimit"])
+        }
+    }
+
     @Test func withoutADailyBoundTheStateIsLeftAlone() async throws {
         let endpoint = EndpointDouble([Self.turn(prompt: 10, completion: 15, "One.")])
         try await endpoint.run { url in

@@ -132,7 +132,10 @@ public struct ChatCompletionAccumulator: Sendable {
         if let usage = object["usage"], let prompt = usage["prompt_tokens"]?.intValue,
             let completion = usage["completion_tokens"]?.intValue
         {
-            self.usage = TokenUsage(prompt: prompt, completion: completion)
+            // The endpoint's word, bounded: counts are added up per turn and per day, and a hostile or broken
+            // endpoint's Int.max or negative count must not overflow them nor give tokens back.
+            let bound = 1 << 40
+            self.usage = TokenUsage(prompt: min(max(prompt, 0), bound), completion: min(max(completion, 0), bound))
         }
         guard let choices = object["choices"] else {
             if object["usage"] != nil { return "" }
