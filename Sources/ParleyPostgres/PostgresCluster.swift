@@ -9,11 +9,12 @@ import Synchronization
 ///
 /// Each node keeps one connection of its own, beside the store's pool. On it the node listens on the channel
 /// ``channel`` and takes session-level advisory locks, one per conversation it is answering
-/// (`pg_try_advisory_lock` on a 64-bit hash of the conversation's key). When the node dies, the database ends its
-/// session and its locks go with it: another node can answer the conversation at once, and finds the inputs the dead
-/// node left pending (``ChatHub/recoverPendingInputs()``, every ``ServerConfiguration/pendingInputSweepInterval``).
-/// Should a node lose its connection mid-turn and another take the turn, the store's fence
-/// (``ParleyError/Code/storeInputAnswered``) keeps the first answer only.
+/// (`pg_try_advisory_lock` on a 64-bit hash of the conversation's key), kept for ``idleTurnHold`` after the
+/// conversation's last answer so that a conversation that goes on is not claimed again at each input. When the node
+/// dies, the database ends its session and its locks go with it: another node can answer the conversation at once,
+/// and finds the inputs the dead node left pending (``ChatHub/recoverPendingInputs()``, every
+/// ``ServerConfiguration/pendingInputSweepInterval``). Should a node lose its connection mid-turn and another take the
+/// turn, the store's fence (``ParleyError/Code/storeInputAnswered``) keeps the first answer only.
 ///
 /// Announcements go through the pool as `pg_notify` after the data they announce is committed; a notification
 /// carries ids and numbers only (the rows are the truth). The hint of new messages
@@ -41,6 +42,10 @@ public actor PostgresCluster: Cluster {
     private var generation = 0
     /// The conversations whose turns the node holds, with the generation of the connection that took the lock.
     private var held: [ConversationKey: Int] = [:]
+    /// The turns the node's turns gave back but it still holds, with when they were given back (``idleTurnHold``).
+    private var idle: [ConversationKey: Duration] = [:]
+    /// Lets go of the idle turns whose hold has passed, while there are any.
+    private var idleReleaser: Task<Void, Never>?
 
     /// A cluster on the database of `store`, which was opened with `configuration`.
     /// - Parameter clock: What the node waits on before it connects again after losing its connection (the server
@@ -99,6 +104,7 @@ public actor PostgresCluster: Cluster {
             let closing = connection
             connection = nil
             held = [:]
+            idle = [:]
             try? await closing?.close()
             guard (try? await clock.sleep(for: delay)) != nil else { break }
             delay = min(delay * 2, .seconds(5))
@@ -144,10 +150,23 @@ public actor PostgresCluster: Cluster {
         return payload.utf8.count > 7_900 ? ClusterEvent.resynchronize.jsonValue.jsonString() : payload
     }
 
+    /// How long the node keeps a conversation's turns after its last answer, for the conversation's next input: a
+    /// conversation that goes on claims and releases its lock once per burst of inputs, not at each (two round trips
+    /// on the node's one connection per message, docs/performance.md). Another node that stores an input of the
+    /// conversation meanwhile gets the turns when the hold ends (it asks again every 100 ms).
+    public static let idleTurnHold = Duration.milliseconds(250)
+
+    /// How many idle turns the node keeps at most: each is an entry in PostgreSQL's shared lock table (of
+    /// `max_locks_per_transaction` × `max_connections` entries, 6,400 by default, for every session). Past it a turn is
+    /// given back at once.
+    public static let maxIdleTurns = 1_000
+
     /// Takes the conversation's advisory lock on the node's connection, without waiting; false while another node
-    /// holds it or while the node has no connection.
+    /// holds it or while the node has no connection. Turns the node still holds after their last answer
+    /// (``idleTurnHold``) are taken again without a round trip.
     public func claimTurns(of key: ConversationKey) async -> Bool {
         guard let connection else { return false }
+        if idle.removeValue(forKey: key) != nil, held[key] == generation { return true }
         let taken = generation
         do {
             let rows = try await connection.counted(
@@ -162,8 +181,39 @@ public actor PostgresCluster: Cluster {
         return false
     }
 
-    /// Lets go of the conversation's advisory lock, if the connection that took it is still open.
+    /// Gives the conversation's turns back: the node keeps the advisory lock for ``idleTurnHold`` in case the
+    /// conversation's next input comes, then lets go of it.
     public func releaseTurns(of key: ConversationKey) async {
+        guard let taken = held[key], taken == generation, connection != nil else {
+            held[key] = nil
+            return
+        }
+        guard idle.count < Self.maxIdleTurns else { return await unlock(key) }
+        idle[key] = clock.elapsed
+        guard idleReleaser == nil else { return }
+        idleReleaser = Task { await self.releaseIdleTurns() }
+    }
+
+    /// Lets go of the idle turns whose hold has passed, every half hold (so a hold lasts up to one and a half), until
+    /// none is left.
+    private func releaseIdleTurns() async {
+        while !idle.isEmpty {
+            guard (try? await clock.sleep(for: Self.idleTurnHold / 2)) != nil else { break }
+            await releaseIdleTurns(at: clock.elapsed)
+        }
+        idleReleaser = nil
+    }
+
+    /// Lets go of the turns idle for ``idleTurnHold`` or longer at `now` (a reading of the clock's `elapsed`).
+    func releaseIdleTurns(at now: Duration) async {
+        for (key, since) in idle where now - since >= Self.idleTurnHold {
+            idle[key] = nil
+            await unlock(key)
+        }
+    }
+
+    /// Lets go of the conversation's advisory lock, if the connection that took it is still open.
+    private func unlock(_ key: ConversationKey) async {
         guard let taken = held.removeValue(forKey: key), taken == generation, let connection else { return }
         do {
             for try await _ in try await connection.counted(

@@ -292,6 +292,22 @@ public struct PostgresConversationStore: ConversationStore {
         _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
         at date: Date
     ) async throws -> [StoredMessage] {
+        try await answered(sequence, with: replies, state: state, in: conversation, at: date).stored
+    }
+
+    /// ``answer(_:with:state:in:at:)``, with whether other inputs were pending: the one-statement answer counts them
+    /// in its snapshot; the transaction's path says there may be.
+    public func answerInput(
+        _ sequence: Int, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
+        at date: Date
+    ) async throws -> AnsweredInput {
+        try await answered(sequence, with: replies, state: state, in: conversation, at: date)
+    }
+
+    private func answered(
+        _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
+        at date: Date
+    ) async throws -> AnsweredInput {
         let stamp = date.timeIntervalSince1970
         let stateText = state.jsonValue.jsonString()
         let count = replies.count
@@ -306,20 +322,22 @@ public struct PostgresConversationStore: ConversationStore {
             lastOutbound: Int64(conversation.lastOutbound), input: sequence.map(Int64.init), frames: frames,
             notification: count > 0 ? hint(for: conversation.key, outbound: conversation.lastOutbound + count) : nil)
         do {
-            var lastSequence: Int?
-            for try await row in try await client.counted(statement, logger: logger, by: shared) { lastSequence = row }
-            if let lastSequence {
+            var result: AnswerStatement.Row?
+            for try await row in try await client.counted(statement, logger: logger, by: shared) { result = row }
+            if let (lastSequence, othersPending) = result {
                 // `sequence` is not part of the encoded texts: they stay.
                 for index in stored.indices { stored[index].sequence = lastSequence - count + 1 + index }
-                return stored
+                return AnsweredInput(stored: stored, othersPending: othersPending)
             }
         } catch let error as PSQLError where Self.isFence(error) {
             // Numbered or answered meanwhile, or gone: rolled back, decided below.
         } catch let error as PSQLError {
             throw Self.runtimeError(error)
         }
-        return try await answerInTransaction(
-            sequence, with: replies, state: stateText, in: conversation, at: date)
+        return AnsweredInput(
+            stored: try await answerInTransaction(
+                sequence, with: replies, state: stateText, in: conversation, at: date),
+            othersPending: true)
     }
 
     /// The hint of an answer for the cluster, when the store sends it (``PostgresCluster`` on this store).

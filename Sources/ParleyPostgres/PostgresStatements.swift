@@ -86,10 +86,11 @@ struct PendingStatement: PostgresPreparedStatement {
 /// An answer in one statement: the new state and numbers under the conversation's row lock, the replies (their
 /// frames encoded with the outbound numbers that follow `lastOutbound`, the number the caller read), the input marked
 /// answered, and the cluster's hint (`pg_notify`, sent by PostgreSQL at commit) when one is given. Its row is the
-/// conversation's new last sequence number. The statement fails by `1 / 0`, and so rolls back, when the
-/// conversation's outbound number is no longer `lastOutbound` (another answer came between, or the conversation is
-/// gone) or the input is no longer pending (the fence of a cluster); the caller then takes the transaction's path,
-/// which numbers afresh or says why it cannot.
+/// conversation's new last sequence number, and whether other inputs were pending in the statement's snapshot (an
+/// input committed after it was taken requests a turn of its own). The statement fails by `1 / 0`, and so rolls back,
+/// when the conversation's outbound number is no longer `lastOutbound` (another answer came between, or the
+/// conversation is gone) or the input is no longer pending (the fence of a cluster); the caller then takes the
+/// transaction's path, which numbers afresh or says why it cannot.
 ///
 /// The conversation's row is locked first (the other steps read `numbered`), in the order of a receive.
 struct AnswerStatement: PostgresPreparedStatement {
@@ -108,12 +109,15 @@ struct AnswerStatement: PostgresPreparedStatement {
             FROM numbered, unnest($7::text[]) WITH ORDINALITY AS reply (frame, position)
             RETURNING 1),
         notified AS (SELECT pg_notify('parley_events', $8) WHERE $8 IS NOT NULL)
-        SELECT numbered.last_sequence, (SELECT count(*) FROM stored), (SELECT count(*) FROM notified)
+        SELECT numbered.last_sequence, (SELECT count(*) FROM stored), (SELECT count(*) FROM notified),
+            EXISTS (
+                SELECT 1 FROM parley_messages
+                WHERE conversation_id = $1 AND pending AND sequence IS DISTINCT FROM $6)
         FROM (SELECT 1) AS one LEFT JOIN numbered ON true
         WHERE 1 / ((SELECT count(*) FROM numbered)
             * CASE WHEN $6 IS NULL THEN 1 ELSE (SELECT count(*) FROM answered) END) = 1
         """
-    typealias Row = Int
+    typealias Row = (Int, Bool)
 
     var conversationId: Int64
     var state: String
@@ -137,7 +141,10 @@ struct AnswerStatement: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((Int, Int, Int).self).0 }
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (lastSequence, _, _, othersPending) = try row.decode((Int, Int, Int, Bool).self)
+        return (lastSequence, othersPending)
+    }
 }
 
 /// The cluster's hint, on its own (an event the store did not send with its commit).

@@ -46,6 +46,7 @@ public struct ConversationStoreConformance: Sendable {
         case unusualTextIsKeptAsItIs
         case anAnswerStoresRepliesAndStateAndMarksItsInputAnswered
         case messagesTheServerSendsOnItsOwnAnswerNoInput
+        case anAnsweredInputNeverHidesAnotherPendingInput
         case cursorsReadAfterASequenceOrAnOutboundNumber
         case anInputIsAnsweredOnceWhoeverAnswersIt
         case theAgentsQueueIsKeptWithTheConversation
@@ -80,6 +81,8 @@ public struct ConversationStoreConformance: Sendable {
                 try await anAnswerStoresRepliesAndStateAndMarksItsInputAnswered(store, reopen)
             case .messagesTheServerSendsOnItsOwnAnswerNoInput:
                 try await messagesTheServerSendsOnItsOwnAnswerNoInput(store, reopen)
+            case .anAnsweredInputNeverHidesAnotherPendingInput:
+                try await anAnsweredInputNeverHidesAnotherPendingInput(store, reopen)
             case .cursorsReadAfterASequenceOrAnOutboundNumber:
                 try await cursorsReadAfterASequenceOrAnOutboundNumber(store, reopen)
             case .anInputIsAnsweredOnceWhoeverAnswersIt: try await anInputIsAnsweredOnceWhoeverAnswersIt(store, reopen)
@@ -229,6 +232,33 @@ public struct ConversationStoreConformance: Sendable {
         #expect(stored.map(\.sequence) == [2])
         #expect(stored.map(\.outbound) == [1])
         #expect(try await store.pending(for: Self.key)?.inputs.map(\.sequence) == [1])
+    }
+
+    /// ``ConversationStore/answerInput(_:with:state:in:at:)`` stores as
+    /// ``ConversationStore/answer(_:with:state:in:at:)`` does, and says "none pending" only when none is: the server's
+    /// turn stops reading on its word.
+    private func anAnsweredInputNeverHidesAnotherPendingInput(_ store: any ConversationStore, _ reopen: Reopen?)
+        async throws
+    {
+        _ = try await store.receive(Self.text("one"), for: Self.key, at: Self.date)
+        _ = try await store.receive(Self.text("two"), for: Self.key, at: Self.date)
+        let first = try #require(try await store.pending(for: Self.key))
+        let answered = try await store.answerInput(
+            1, with: [Self.reply("a")], state: first.conversation.state, in: first.conversation, at: Self.date)
+        #expect(answered.stored.map(\.sequence) == [3])
+        #expect(answered.stored.map(\.outbound) == [1])
+        #expect(answered.othersPending)
+        let second = try #require(try await store.pending(for: Self.key))
+        #expect(second.inputs.map(\.sequence) == [2])
+        let last = try await store.answerInput(
+            2, with: [Self.reply("b")], state: second.conversation.state, in: second.conversation, at: Self.date)
+        #expect(last.stored.map(\.sequence) == [4])
+        if !last.othersPending { #expect(try await store.pending(for: Self.key)?.inputs == []) }
+        let again = await #expect(throws: ParleyError.self) {
+            try await store.answerInput(
+                2, with: [Self.reply("c")], state: second.conversation.state, in: second.conversation, at: Self.date)
+        }
+        #expect(again?.code == .storeInputAnswered)
     }
 
     private func cursorsReadAfterASequenceOrAnOutboundNumber(_ store: any ConversationStore, _ reopen: Reopen?)

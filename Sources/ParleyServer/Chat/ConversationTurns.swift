@@ -139,10 +139,11 @@ final class ConversationTurns: Sendable {
             }
             do {
                 // The oldest pending input with the conversation as it stands (SQLiteConversationStore answers from
-                // memory), until none is left: each answer marks its input answered or throws.
+                // memory), until none is left: each answer marks its input answered or throws, and says whether
+                // another may be pending (an input stored after it requests a drain again).
                 while let pending = try await store.pending(for: key), let input = pending.inputs.first {
                     do {
-                        try await answer(input, in: pending.conversation, output: output)
+                        guard try await answer(input, in: pending.conversation, output: output) else { break }
                     } catch let error as ParleyError where error.code == .storeInputAnswered {
                         // Another node answered it meanwhile (it held the turns while this node could not reach the
                         // database): its answer stands, this one is dropped.
@@ -160,14 +161,15 @@ final class ConversationTurns: Sendable {
     }
 
     /// One turn: has the skill (or the conversation's agent) answer one input.
+    /// - Returns: Whether other inputs of the conversation may be pending.
     private func answer(_ input: StoredMessage, in conversation: StoredConversation, output: any TurnOutput)
-        async throws
+        async throws -> Bool
     {
         let key = conversation.key
         let date = clock.now()
         guard case .user(let frame) = input.frame else {  // never stored as pending; answered with nothing
             _ = try await store.answer(input.sequence, with: [], state: conversation.state, in: conversation, at: date)
-            return
+            return true
         }
         let skillInput: SkillInput
         let requestId: String?
@@ -189,7 +191,7 @@ final class ConversationTurns: Sendable {
                 if let name = handOff.agent?.name {
                     await output.forwardToAgent(frame.jsonValue, sequence: input.sequence, of: key, agent: name)
                 }
-                return
+                return true
             }
         }
         var state = conversation.state
@@ -225,9 +227,11 @@ final class ConversationTurns: Sendable {
                 endOfTurn: index == payloads.count - 1 ? true : nil, requestId: requestId,
                 createdOn: .string(date.formatted(.iso8601WithMilliseconds)))
         }
-        let stored = try await store.answer(input.sequence, with: replies, state: state, in: conversation, at: date)
-        await output.broadcast(stored, to: key)
+        let answered = try await store.answerInput(
+            input.sequence, with: replies, state: state, in: conversation, at: date)
+        await output.broadcast(answered.stored, to: key)
         if response.handOff { await output.queueForAgent(key) }
+        return answered.othersPending
     }
 
     /// The skill's answer: streamed as `textStream` frames to the conversation's sockets when the skill streams

@@ -41,6 +41,17 @@ struct MeasuredConversationStore: ConversationStore {
         return stored
     }
 
+    func answerInput(
+        _ sequence: Int, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
+        at date: Date
+    ) async throws -> AnsweredInput {
+        let answered = try await metrics.measure(.answer) {
+            try await base.answerInput(sequence, with: replies, state: state, in: conversation, at: date)
+        }
+        metrics.sent(answered.stored, channel: conversation.key.channelId)
+        return answered
+    }
+
     func messages(for key: ConversationKey, after cursor: MessageCursor, limit: Int) async throws -> [StoredMessage] {
         try await metrics.measure(.messages) { try await base.messages(for: key, after: cursor, limit: limit) }
     }

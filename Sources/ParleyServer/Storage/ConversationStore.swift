@@ -323,6 +323,21 @@ public struct ReceivedInput: Sendable, Hashable {
     }
 }
 
+/// An input's answer as stored (``ConversationStore/answerInput(_:with:state:in:at:)``).
+public struct AnsweredInput: Sendable, Hashable {
+    /// The messages stored, numbered.
+    public var stored: [StoredMessage]
+    /// Whether the conversation may have other inputs pending: false only when the store saw none as it stored the
+    /// answer. An input stored after that requests a turn of its own.
+    public var othersPending: Bool
+
+    /// An answer of `stored` messages; `othersPending` false only when the store saw no other input pending.
+    public init(stored: [StoredMessage], othersPending: Bool) {
+        self.stored = stored
+        self.othersPending = othersPending
+    }
+}
+
 /// A conversation's unanswered inputs (``ConversationStore/pending(for:)``).
 public struct PendingInputs: Sendable, Hashable {
     /// The conversation, read with its inputs.
@@ -379,6 +394,13 @@ public protocol ConversationStore: Sendable {
         _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
         at date: Date
     ) async throws -> [StoredMessage]
+    /// ``answer(_:with:state:in:at:)`` of input `sequence`, saying too whether other inputs of the conversation were
+    /// pending when the answer was stored: the server's turn reads the pending inputs again only when there may be
+    /// some (a read less per message on a database). The default answers and says there may be.
+    func answerInput(
+        _ sequence: Int, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
+        at date: Date
+    ) async throws -> AnsweredInput
     /// The messages of a conversation after `cursor`, oldest first, at most `limit` of them: a long history is read
     /// page by page, each page after the last message of the one before, so that no read holds it whole.
     func messages(for key: ConversationKey, after cursor: MessageCursor, limit: Int) async throws -> [StoredMessage]
@@ -417,6 +439,16 @@ public protocol ConversationStore: Sendable {
 }
 
 extension ConversationStore {
+    /// ``answer(_:with:state:in:at:)``, with ``AnsweredInput/othersPending`` true.
+    public func answerInput(
+        _ sequence: Int, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
+        at date: Date
+    ) async throws -> AnsweredInput {
+        AnsweredInput(
+            stored: try await answer(sequence, with: replies, state: state, in: conversation, at: date),
+            othersPending: true)
+    }
+
     /// The messages of a conversation after `cursor`, oldest first, all of them: for reads known to be short (a
     /// test's, the last few messages); a replay reads pages (``messages(for:after:limit:)``).
     public func messages(for key: ConversationKey, after cursor: MessageCursor) async throws -> [StoredMessage] {

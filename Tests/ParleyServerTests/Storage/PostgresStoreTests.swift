@@ -227,6 +227,70 @@ struct PostgresStoreTests {
         }
     }
 
+    /// The answer of a conversation's last pending input says none is left, so the turn stops without reading again
+    /// (issue 37); with another pending, it says so.
+    @Test func anAnswerSaysWhetherAnotherInputIsPending() async throws {
+        try await TestPostgres.withDatabase { database in
+            try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { store in
+                let key = ConversationKey(channelId: "web", userId: "ada")
+                let reply = SkillMessage(payload: .text("hello"), source: .bot, userId: "ada", msgId: "m1")
+                for text in ["one", "two"] {
+                    _ = try await store.receive(
+                        .message(UserMessage(payload: .text(text), userId: "ada")), for: key, at: Date())
+                }
+                let first = try #require(try await store.pending(for: key))
+                let answered = try await store.answerInput(
+                    1, with: [reply], state: first.conversation.state, in: first.conversation, at: Date())
+                #expect(answered.othersPending)
+                let second = try #require(try await store.pending(for: key))
+                let before = store.roundTrips
+                let last = try await store.answerInput(
+                    2, with: [reply], state: second.conversation.state, in: second.conversation, at: Date())
+                #expect(store.roundTrips - before == 1)
+                #expect(!last.othersPending)
+                #expect(last.stored.map(\.sequence) == [4])
+            }
+        }
+    }
+
+    /// A node keeps a conversation's turns for a moment after its last answer (issue 37): claimed again without a round
+    /// trip, refused to another node meanwhile, let go once the hold has passed.
+    @Test func aNodeHoldsAConversationsTurnsBetweenItsInputs() async throws {
+        try await TestPostgres.withDatabase { database in
+            try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { store in
+                let clock = VirtualClock()
+                let serverClock = ServerClock(clock: clock, startingAt: Date())
+                let node = PostgresCluster(
+                    store: store, configuration: database, logger: TestPostgres.logger, clock: serverClock)
+                let other = PostgresCluster(
+                    store: store, configuration: database, logger: TestPostgres.logger, clock: serverClock)
+                await withThrowingTaskGroup(of: Void.self) { group in
+                    for cluster in [node, other] {
+                        group.addTask { try await cluster.run() }
+                        // Listening: its first event is the catch-up after (re)connecting.
+                        var events = cluster.events.makeAsyncIterator()
+                        #expect(await events.next() == .resynchronize)
+                    }
+                    let key = ConversationKey(channelId: "web", userId: "ada")
+                    #expect(await node.claimTurns(of: key))
+                    await node.releaseTurns(of: key)
+                    let before = store.roundTrips
+                    #expect(await node.claimTurns(of: key))
+                    #expect(store.roundTrips == before)
+                    await node.releaseTurns(of: key)
+                    #expect(await other.claimTurns(of: key) == false)
+
+                    await node.releaseIdleTurns(at: serverClock.elapsed + PostgresCluster.idleTurnHold / 2)
+                    #expect(await other.claimTurns(of: key) == false)
+                    await node.releaseIdleTurns(at: serverClock.elapsed + PostgresCluster.idleTurnHold)
+                    #expect(await other.claimTurns(of: key))
+                    #expect(await node.claimTurns(of: key) == false)
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+
     /// The example of ``PostgresConversationStore/withStore(_:logger:_:)``'s documentation, without running the
     /// service: the application builds on the store and recovers its pending inputs from it.
     @Test func theDocumentedExampleBuildsAServerOnTheStore() async throws {
