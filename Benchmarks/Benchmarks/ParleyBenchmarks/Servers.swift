@@ -26,7 +26,8 @@ enum Target: String, Sendable {
         switch self {
         case .parley:
             return try await InProcessServer.run(
-                channels: [ChannelConfiguration(id: "echo", skill: .echo)], logLevel: .error
+                channels: [ChannelConfiguration(id: "echo", skill: .echo)],
+                configure: { $0.messagesPerMinute = benchmarkMessagesPerMinute }, logLevel: .error
             ) { server in
                 try await body(url(port: server.port))
             }
@@ -68,7 +69,7 @@ enum Target: String, Sendable {
             process.executableURL = builtProducts.appendingPathComponent("parley")
             process.arguments = [
                 "serve", "--port", "0", "--config", configuration.path, "--data",
-                folder.appendingPathComponent("data").path,
+                folder.appendingPathComponent("data").path, "--messages-per-minute", "\(benchmarkMessagesPerMinute)",
             ]
         case .rawEcho:
             process.executableURL = builtProducts.appendingPathComponent("raw-echo")

@@ -111,7 +111,10 @@ enum SocketBenchmarks {
         store: (any ConversationStore)? = nil, text: @escaping (Int) -> String = { "Order Pizza \($0)" },
         isReply: @escaping (_ sent: String, _ reply: String) -> Bool = { $0 == $1 }
     ) async throws -> [Duration] {
-        try await InProcessServer.run(channels: [channel], store: store, logLevel: .error) { server in
+        try await InProcessServer.run(
+            channels: [channel], configure: { $0.messagesPerMinute = benchmarkMessagesPerMinute }, store: store,
+            logLevel: .error
+        ) { server in
             let client = ChatClient(configuration: .init(url: server.url, channelId: channel.id, userId: "bench"))
             let events = await client.events()
             var iterator = events.makeAsyncIterator()

@@ -5,6 +5,11 @@ import ParleyCore
 /// `scripts/bench --quick` sets `PARLEY_BENCH_QUICK`: fewer rounds and iterations, the same loads.
 let quick = ProcessInfo.processInfo.environment["PARLEY_BENCH_QUICK"] != nil
 
+/// The message rate per conversation the benchmarks' servers allow: one conversation sends 1,200 or 5,200 messages as
+/// fast as it can, a flood the server's default (600 a minute, `ServerConfiguration.messagesPerMinute`) refuses on
+/// purpose, and the benchmark would then wait out each `retryAfter` (it stalled so after issue 33).
+let benchmarkMessagesPerMinute = 1_000_000
+
 /// The repository this package sits in (found from this file's path, so that it works from any folder).
 let repositoryRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
