@@ -206,7 +206,9 @@ public actor PostgresCluster: Cluster {
 
     /// Lets go of the turns idle for ``idleTurnHold`` or longer at `now` (a reading of the clock's `elapsed`).
     func releaseIdleTurns(at now: Duration) async {
-        for (key, since) in idle where now - since >= Self.idleTurnHold {
+        for key in idle.keys {
+            // Read again at each step: a claim during an unlock's round trip may have taken a turn back into use.
+            guard let since = idle[key], now - since >= Self.idleTurnHold else { continue }
             idle[key] = nil
             await unlock(key)
         }
