@@ -36,8 +36,6 @@ public struct ServerClock: Sendable {
     private let sleeper: @Sendable (Duration) async throws -> Void
     private let deadlineSleeper: @Sendable (Duration) async throws -> Void
     private let wallClock: @Sendable () -> Date
-    /// The one task that closes the server's sockets when their credentials expire (``CredentialExpiry``).
-    let expiryTimer: ExpiryTimer
 
     /// A server clock that waits on `clock` and reads dates from `wallClock`, the two independent.
     /// - Parameters:
@@ -46,15 +44,10 @@ public struct ServerClock: Sendable {
     public init(clock: some Clock<Duration>, wallClock: @escaping @Sendable () -> Date) {
         let start = clock.now
         self.clock = clock
+        self.elapsedTime = { start.duration(to: clock.now) }
         self.sleeper = { duration in try await clock.sleep(for: duration) }
-        let elapsedTime: @Sendable () -> Duration = { start.duration(to: clock.now) }
-        let deadlineSleeper: @Sendable (Duration) async throws -> Void = { elapsed in
-            try await clock.sleep(until: start.advanced(by: elapsed), tolerance: nil)
-        }
-        self.elapsedTime = elapsedTime
-        self.deadlineSleeper = deadlineSleeper
+        self.deadlineSleeper = { elapsed in try await clock.sleep(until: start.advanced(by: elapsed), tolerance: nil) }
         self.wallClock = wallClock
-        self.expiryTimer = ExpiryTimer(elapsed: elapsedTime, now: wallClock, sleepUntil: deadlineSleeper)
     }
 
     /// A server clock whose dates follow `clock`: ``now()`` is `startDate` plus the time `clock` has moved since
