@@ -105,6 +105,7 @@ public actor PostgresCluster: Cluster {
             connection = nil
             held = [:]
             idle = [:]
+            shared.releasedAllTurns()
             try? await closing?.close()
             guard (try? await clock.sleep(for: delay)) != nil else { break }
             delay = min(delay * 2, .seconds(5))
@@ -173,6 +174,7 @@ public actor PostgresCluster: Cluster {
                 ClaimTurnsStatement(lock: Self.lockKey(for: key)), logger: logger, by: shared)
             for try await locked in rows where locked {
                 held[key] = taken
+                shared.tookTurns(of: key)
                 return true
             }
         } catch {
@@ -186,6 +188,7 @@ public actor PostgresCluster: Cluster {
     public func releaseTurns(of key: ConversationKey) async {
         guard let taken = held[key], taken == generation, connection != nil else {
             held[key] = nil
+            shared.releasedTurns(of: key)
             return
         }
         guard idle.count < Self.maxIdleTurns else { return await unlock(key) }
@@ -216,6 +219,7 @@ public actor PostgresCluster: Cluster {
 
     /// Lets go of the conversation's advisory lock, if the connection that took it is still open.
     private func unlock(_ key: ConversationKey) async {
+        shared.releasedTurns(of: key)
         guard let taken = held.removeValue(forKey: key), taken == generation, let connection else { return }
         do {
             for try await _ in try await connection.counted(

@@ -10,6 +10,7 @@ extension PostgresConversationStore {
 
     /// Queues the conversation for live agents, unless it is handed over already.
     public func queueForAgents(_ key: ConversationKey, at date: Date) async throws -> Bool {
+        defer { shared.changed(key) }  // what receives found of it is out of date (TurnHolds)
         _ = try await conversation(for: key)
         let rows = try await query(
             """
@@ -39,6 +40,7 @@ extension PostgresConversationStore {
     /// Gives a waiting conversation (or one the same agent has) to `agent`, in one statement: two agents joining at
     /// once, on any nodes, cannot both get it.
     public func assign(_ key: ConversationKey, to agent: AgentSession) async throws {
+        defer { shared.changed(key) }  // what receives found of it is out of date (TurnHolds)
         let name = agent.name ?? ""
         let rows = try await query(
             """
@@ -56,6 +58,7 @@ extension PostgresConversationStore {
 
     /// Puts the conversations of the agent named `name` back in the queue.
     public func unassign(agentNamed name: String) async throws -> [ConversationKey] {
+        defer { shared.changedAll() }  // what receives found of it is out of date (TurnHolds)
         let rows = try await query(
             """
             UPDATE parley_conversations SET hand_off_agent = NULL
@@ -71,6 +74,7 @@ extension PostgresConversationStore {
 
     /// Ends the conversation's hand-off; what it was.
     public func endHandOff(_ key: ConversationKey) async throws -> AgentHandOff? {
+        defer { shared.changed(key) }  // what receives found of it is out of date (TurnHolds)
         // The row as it was before the update, read in the same statement.
         let rows = try await query(
             """
@@ -91,6 +95,7 @@ extension PostgresConversationStore {
     /// Deletes the conversations whose last message (or creation, without messages) is older than `cutoff`, with
     /// their messages (the foreign key cascades), in one statement.
     public func removeConversations(idleSince cutoff: Date) async throws -> [ConversationKey] {
+        defer { shared.changedAll() }  // what receives found of it is out of date (TurnHolds)
         let time = cutoff.timeIntervalSince1970
         let rows = try await query(
             """

@@ -153,15 +153,25 @@ public struct PostgresConversationStore: ConversationStore {
         // goes with the commit when the cluster runs (a profile update has none).
         var hintPrefix: String?
         if case .message = input { hintPrefix = shared.userMessageHintPrefix(for: key) }
+        // Read before the statement: the same when the turn starts only if the node held the turns throughout.
+        let token = shared.turnToken(for: key)
         do {
             let statement = ReceiveStatement(
                 channelId: key.channelId, userId: key.userId, frame: frame, date: stamp,
                 clientMessageId: clientMessageId, hintPrefix: hintPrefix)
-            var result: (Int?, Int?)?
+            var result: ReceiveStatement.Row?
             for try await row in try await client.counted(statement, logger: logger, by: shared) { result = row }
-            if let (stored, repeated) = result {
+            if let (stored, repeated, alone) = result {
                 if let stored {
                     if hintPrefix != nil { shared.sentUserMessageHint(key, sequence: stored) }
+                    if let token, let alone {
+                        // The turn's read, as the statement found it (``TurnHolds``).
+                        let message = try StoredMessage(
+                            sequence: stored, direction: "user", storedFrame: frame,
+                            createdAt: Date(timeIntervalSince1970: stamp), outbound: nil, pending: true)
+                        let conversation = ConversationRow(alone).conversation(for: key)
+                        shared.remember(PendingInputs(conversation: conversation, inputs: [message]), token: token)
+                    }
                     return ReceivedInput(sequence: stored, duplicate: false)
                 }
                 if let repeated { return ReceivedInput(sequence: repeated, duplicate: true) }
@@ -242,7 +252,12 @@ public struct PostgresConversationStore: ConversationStore {
 
     /// The conversation's oldest unanswered inputs (``PendingInputs/limit``), with the conversation as it stood; nil
     /// for none.
+    ///
+    /// Without a round trip when this node's ``PostgresCluster`` has held the conversation's turns since the receive
+    /// of its one pending input (a conversation that goes on, answered by one node): that input, with the
+    /// conversation as the receive left it; inputs stored after it come in the next read.
     public func pending(for key: ConversationKey) async throws -> PendingInputs? {
+        if let snapshot = shared.takeSnapshot(of: key) { return snapshot }
         // One statement, so one snapshot: the conversation and its pending inputs as they stood together.
         let statement = PendingStatement(
             channelId: key.channelId, userId: key.userId, limit: Int64(PendingInputs.limit))
@@ -308,6 +323,8 @@ public struct PostgresConversationStore: ConversationStore {
         _ sequence: Int?, with replies: [SkillMessage], state: ConversationState, in conversation: StoredConversation,
         at date: Date
     ) async throws -> AnsweredInput {
+        // Whatever happens below, what a receive found of the conversation is out of date.
+        defer { shared.changed(conversation.key) }
         let stamp = date.timeIntervalSince1970
         let stateText = state.jsonValue.jsonString()
         let count = replies.count

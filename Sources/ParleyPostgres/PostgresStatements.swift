@@ -11,15 +11,22 @@ import PostgresNIO
 /// to be a repeat only after the number was taken (two receives of one client message id at once, the other committed
 /// first), `1 / 0` fails the statement, which rolls it back; the caller then takes the transaction's path. With a
 /// hint's start, the stored input's hint (``ClusterEvent/userMessage(_:sequence:node:)``) is sent with the commit.
+///
+/// A stored input's row also has the conversation as the numbering left it, and whether the input is alone: no other
+/// input was pending in the statement's snapshot, and nothing changed the conversation between that snapshot and the
+/// numbering (a receive that committed meanwhile, whose input the snapshot does not show, moved `last_sequence`
+/// further; an answer, `last_outbound`). The turn that follows can start from them (``TurnHolds``).
 struct ReceiveStatement: PostgresPreparedStatement {
     static let sql = """
         WITH repeated AS (
             SELECT m.sequence FROM parley_messages AS m JOIN parley_conversations AS c ON c.id = m.conversation_id
             WHERE c.channel_id = $1 AND c.user_id = $2 AND m.client_message_id = $5),
+        seen AS (
+            SELECT id, last_sequence, last_outbound FROM parley_conversations WHERE channel_id = $1 AND user_id = $2),
         numbered AS (
             UPDATE parley_conversations SET last_sequence = last_sequence + 1
             WHERE channel_id = $1 AND user_id = $2 AND NOT EXISTS (SELECT 1 FROM repeated)
-            RETURNING id, last_sequence),
+            RETURNING id, state, last_sequence, last_outbound, updated_at, hand_off_since, hand_off_agent),
         stored AS (
             INSERT INTO parley_messages
                 (conversation_id, sequence, direction, frame, created_at, client_message_id, pending)
@@ -27,10 +34,17 @@ struct ReceiveStatement: PostgresPreparedStatement {
             ON CONFLICT (conversation_id, client_message_id) WHERE client_message_id IS NOT NULL DO NOTHING
             RETURNING sequence),
         notified AS (SELECT pg_notify('parley_events', $6 || sequence || '}}') FROM stored WHERE $6 IS NOT NULL)
-        SELECT (SELECT sequence FROM stored), (SELECT sequence FROM repeated), (SELECT count(*) FROM notified)
+        SELECT (SELECT sequence FROM stored), (SELECT sequence FROM repeated), (SELECT count(*) FROM notified),
+            numbered.id, numbered.state, numbered.last_sequence, numbered.last_outbound, numbered.updated_at,
+            numbered.hand_off_since, numbered.hand_off_agent,
+            numbered.last_sequence = seen.last_sequence + 1 AND numbered.last_outbound = seen.last_outbound
+                AND NOT EXISTS (SELECT 1 FROM parley_messages WHERE conversation_id = seen.id AND pending)
+        FROM (SELECT 1) AS one LEFT JOIN numbered ON true LEFT JOIN seen ON true
         WHERE 1 / (1 + (SELECT count(*) FROM stored) - (SELECT count(*) FROM numbered)) = 1
         """
-    typealias Row = (Int?, Int?)
+    /// The stored input's sequence; a repeat's; and for a stored input, the conversation's columns
+    /// (``ConversationRow``) when it is alone.
+    typealias Row = (stored: Int?, repeated: Int?, alone: ConversationRow.Columns?)
 
     var channelId: String
     var userId: String
@@ -51,8 +65,13 @@ struct ReceiveStatement: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (stored, repeated, _) = try row.decode((Int?, Int?, Int).self)
-        return (stored, repeated)
+        let (stored, repeated, _, id, state, lastSequence, lastOutbound, updatedAt, handOffSince, handOffAgent, alone) =
+            try row.decode(
+                (Int?, Int?, Int, Int64?, String?, Int?, Int?, Double?, Double?, String?, Bool?).self)
+        guard alone == true, let id, let state, let lastSequence, let lastOutbound, let updatedAt else {
+            return (stored, repeated, nil)
+        }
+        return (stored, repeated, (id, state, lastSequence, lastOutbound, updatedAt, handOffSince, handOffAgent))
     }
 }
 

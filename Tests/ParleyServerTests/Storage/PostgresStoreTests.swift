@@ -291,6 +291,102 @@ struct PostgresStoreTests {
         }
     }
 
+    /// The turn after a receive reads nothing when the node has held the conversation's turns since before the receive
+    /// (issue 37): the receive's statement gave the conversation and its one pending input as a read gives them. It
+    /// reads when the node took the turns after the receive, after its own answer or agent step, and once it let go.
+    @Test func aReceiveUnderHeldTurnsSparesTheTurnsRead() async throws {
+        try await TestPostgres.withDatabase { database in
+            try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { store in
+                try await PostgresConversationStore.withStore(database, logger: TestPostgres.logger) { reader in
+                    let serverClock = ServerClock(clock: VirtualClock(), startingAt: Date())
+                    let node = PostgresCluster(
+                        store: store, configuration: database, logger: TestPostgres.logger, clock: serverClock)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        group.addTask { try await node.run() }
+                        var events = node.events.makeAsyncIterator()
+                        #expect(await events.next() == .resynchronize)
+                        try await Self.turnsAfterReceives(store, reader: reader, node: node, clock: serverClock)
+                        group.cancelAll()
+                    }
+                }
+            }
+        }
+    }
+
+    private static func turnsAfterReceives(
+        _ store: PostgresConversationStore, reader: PostgresConversationStore, node: PostgresCluster,
+        clock: ServerClock
+    ) async throws {
+        let key = ConversationKey(channelId: "web", userId: "ada")
+        @discardableResult
+        func receive(_ text: String) async throws -> Int {
+            try await store.receive(.message(UserMessage(payload: .text(text), userId: "ada")), for: key, at: Date())
+                .sequence
+        }
+        /// The turn's read, and how many round trips it cost.
+        func turnsRead() async throws -> (PendingInputs, trips: Int) {
+            let before = store.roundTrips
+            let pending = try #require(try await store.pending(for: key))
+            return (pending, store.roundTrips - before)
+        }
+        func answer(_ pending: PendingInputs) async throws {
+            let reply = SkillMessage(payload: .text("hello"), source: .bot, userId: "ada")
+            _ = try await store.answerInput(
+                pending.inputs[0].sequence, with: [reply], state: pending.conversation.state, in: pending.conversation,
+                at: Date())
+        }
+
+        // Taken after the receive: read.
+        try await receive("one")
+        #expect(await node.claimTurns(of: key))
+        let (first, firstTrips) = try await turnsRead()
+        #expect(firstTrips == 1)
+        try await answer(first)
+        await node.releaseTurns(of: key)  // held for the conversation's next input
+
+        // Held throughout: the receive's snapshot, as the database has it.
+        let two = try await receive("two")
+        #expect(await node.claimTurns(of: key))
+        let (second, secondTrips) = try await turnsRead()
+        #expect(secondTrips == 0)
+        let read = try #require(try await reader.pending(for: key))
+        #expect(second.conversation == read.conversation)
+        #expect(second.inputs.map(\.sequence) == [two])
+        #expect(second.inputs.map(\.frame) == read.inputs.map(\.frame))
+        #expect(second.inputs.map(\.createdAt) == read.inputs.map(\.createdAt))
+        // Once: the next read is the database's.
+        #expect(try await turnsRead().trips == 1)
+        try await answer(second)
+
+        // Two inputs: the first one's snapshot stands (it is the oldest); after its answer, the database's.
+        let three = try await receive("three")
+        let four = try await receive("four")
+        let (third, thirdTrips) = try await turnsRead()
+        #expect(thirdTrips == 0)
+        #expect(third.inputs.map(\.sequence) == [three])
+        try await answer(third)
+        let (fourth, fourthTrips) = try await turnsRead()
+        #expect(fourthTrips == 1)
+        #expect(fourth.inputs.map(\.sequence) == [four])
+        try await answer(fourth)
+
+        // This node changed the conversation after the receive: read.
+        try await receive("five")
+        _ = try await store.queueForAgents(key, at: Date())
+        let (fifth, fifthTrips) = try await turnsRead()
+        #expect(fifthTrips == 1)
+        #expect(fifth.conversation.handOff != nil)
+        _ = try await store.endHandOff(key)
+        try await answer(try await turnsRead().0)
+
+        // Let go of: read.
+        await node.releaseTurns(of: key)
+        await node.releaseIdleTurns(at: clock.elapsed + PostgresCluster.idleTurnHold)
+        try await receive("six")
+        #expect(await node.claimTurns(of: key))
+        #expect(try await turnsRead().trips == 1)
+    }
+
     /// The example of ``PostgresConversationStore/withStore(_:logger:_:)``'s documentation, without running the
     /// service: the application builds on the store and recovers its pending inputs from it.
     @Test func theDocumentedExampleBuildsAServerOnTheStore() async throws {
