@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // The PostgreSQL floor (`PostgresDurableEcho`) talks to the database as directly as postgres-nio allows.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.30.0"),
+        // The raw pass-through proxy's HTTP client (`model-proxy`); already in the graph through Hummingbird's testing
+        // library.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.30.0"),
     ],
     targets: [
         .executableTarget(
@@ -49,7 +52,8 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // The baseline server, shared by the benchmarks (in process) and `raw-echo` (in a process of its own), and the
-        // floor: the same server storing each message as Parley does (`DurableEcho`).
+        // floor: the same server storing each message as Parley does (`DurableEcho`); and the language-model endpoint
+        // (`ModelEndpoint`), in process for `llm.firstFrame` and in `model-endpoint` for `llm.streams`.
         .target(
             name: "EchoServer",
             dependencies: [
@@ -57,6 +61,7 @@ let package = Package(
                 .product(name: "ParleyServer", package: root),
                 .product(name: "ParleyPostgres", package: root),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
@@ -65,6 +70,20 @@ let package = Package(
             path: "Servers/EchoServer"
         ),
         .executableTarget(name: "raw-echo", dependencies: ["EchoServer"], path: "Servers/raw-echo"),
+        // The language-model benchmarks' processes (`llm.streams`): a local OpenAI-compatible endpoint, and the
+        // baseline, a WebSocket server of raw-echo's make that passes each answer's chunks through as they come.
+        .executableTarget(name: "model-endpoint", dependencies: ["EchoServer"], path: "Servers/model-endpoint"),
+        .executableTarget(
+            name: "model-proxy",
+            dependencies: [
+                "EchoServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Servers/model-proxy"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -53,6 +53,11 @@ METRICS = [
     ("transcript.load10k", "transcript.load10k", "us", "ms", 1000, "transcript.load10k (JSONSerialization)", "JSONSerialization", False, None),
     ("llm.firstFrame.p50", "llm.firstFrame", "p50_us", "ms", 1000, None, None, False, None),
     ("llm.firstFrame.p99", "llm.firstFrame", "p99_us", "ms", 1000, None, None, False, None),
+    ("llm.streams.throughput", "llm.streams", "chunk/s", "chunk/s", 1, "llm.streams (raw pass-through proxy)", "raw pass-through proxy", True, None),
+    ("llm.streams.cpu", "llm.streams", "cpu_ns", "us/chunk", 1000, "llm.streams (raw pass-through proxy)", "raw pass-through proxy", False, None),
+    ("llm.streams.p50", "llm.streams", "p50_us", "ms", 1000, "llm.streams (raw pass-through proxy)", "raw pass-through proxy", False, None),
+    ("llm.streams.faulty", "llm.streams", "faulty", "chunks", 1, None, None, False, None),
+    ("llm.streams.proxy.cpu", "llm.streams (raw pass-through proxy)", "cpu_ns", "us/chunk", 1000, None, None, False, None),
 ]
 
 # Absolute targets from issue 23 (value in the unit printed, higher is better); the others are ratios, above.

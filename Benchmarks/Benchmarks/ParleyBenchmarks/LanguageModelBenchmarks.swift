@@ -1,8 +1,6 @@
 import Benchmark
+import EchoServer
 import Foundation
-import Hummingbird
-import Logging
-import NIOCore
 import ParleyCore
 import ParleyServer
 import ParleyServerTesting
@@ -11,7 +9,8 @@ import WSClient
 import WSCore
 
 /// Issue 36: what Parley adds to a language model's stream, against a local OpenAI-compatible endpoint in this
-/// process (``ModelEndpoint``) and Parley's real server with a `{"llm": …}` channel.
+/// process (``ModelEndpoint``, in the EchoServer target) and Parley's real server with a `{"llm": …}` channel.
+/// `llm.streams`, 1,000 of them at once, is ``LanguageModelStreams``.
 ///
 /// `llm.firstFrame`: one conversation, one answer at a time: from the moment the endpoint writes an answer's first
 /// chunk to the moment the client reads the `textStream` frame that carries it. The endpoint's HTTP response, the
@@ -77,67 +76,6 @@ enum LanguageModelBenchmarks {
                 try await outbound.close(.normalClosure, reason: nil)
             }
             return delays.withLock { $0 }.sorted()
-        }
-    }
-}
-
-/// An OpenAI-compatible chat-completions endpoint in this process: each answer is ``pieces`` chunks
-/// (``piece(_:)``), written one after another as the connection takes them, then the finish and `[DONE]`. It
-/// remembers when it wrote each answer's first chunk, in the order of the requests.
-final class ModelEndpoint: Sendable {
-    let pieces: Int
-    private let firstChunks = Mutex<[ContinuousClock.Instant]>([])
-
-    init(pieces: Int) { self.pieces = pieces }
-
-    /// The text of piece `index`.
-    static func piece(_ index: Int) -> String { "word\(index) " }
-
-    /// When the answer to request `index` (from 0) had its first chunk written.
-    func firstChunk(of index: Int) -> ContinuousClock.Instant? {
-        firstChunks.withLock { index < $0.count ? $0[index] : nil }
-    }
-
-    /// Runs the endpoint for the duration of `body`, which gets its API base (`http://127.0.0.1:PORT/v1`).
-    func run<Result: Sendable>(_ body: @escaping @Sendable (String) async throws -> Result) async throws -> Result {
-        let router = Router()
-        let pieces = pieces
-        router.post("/v1/chat/completions") { request, _ -> Response in
-            _ = try await request.body.collect(upTo: 1 << 20)
-            // One request a connection: a kept-alive connection of the skill's would hold the endpoint's graceful
-            // stop (at the end of the benchmark) open for ever.
-            return Response(
-                status: .ok, headers: [.contentType: "text/event-stream", .connection: "close"],
-                body: ResponseBody { writer in
-                    for index in 0..<pieces {
-                        let chunk: JSONValue = [
-                            "choices": [["index": 0, "delta": ["content": .string(Self.piece(index))]]]
-                        ]
-                        if index == 0 { self.firstChunks.withLock { $0.append(.now) } }
-                        try await writer.write(ByteBuffer(string: "data: \(chunk.jsonString())\n\n"))
-                    }
-                    try await writer.write(
-                        ByteBuffer(
-                            string: #"data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#
-                                + "\n\ndata: [DONE]\n\n"))
-                    try await writer.finish(nil)
-                })
-        }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "bench.llm")
-        logger.logLevel = .error
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                try await app.runService(gracefulShutdownSignals: [])
-                return nil
-            }
-            defer { group.cancelAll() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw BenchmarkFailure("the model endpoint did not start") }
-            return try await body("http://127.0.0.1:\(port)/v1")
         }
     }
 }

@@ -11,6 +11,7 @@ let benchmarks: @Sendable () -> Void = {
     TranscriptBenchmarks.register()
     ClusterBenchmarks.register()
     LanguageModelBenchmarks.register()
+    LanguageModelStreams.register()
     #if os(Linux)
         SpeechBenchmarks.register()
     #endif

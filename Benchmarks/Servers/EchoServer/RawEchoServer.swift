@@ -35,6 +35,14 @@ public enum RawEchoServer {
                 }
             }
         }
+        return try await serve(sockets, body)
+    }
+
+    /// Serves `sockets` as the echo is served (the same libraries, frame limit and no automatic pings) on a free port
+    /// for the duration of `body`, which gets the port: the raw pass-through proxy (`model-proxy`) is served so too.
+    public static func serve<Result: Sendable>(
+        _ sockets: Router<BasicWebSocketRequestContext>, _ body: (Int) async throws -> Result
+    ) async throws -> Result {
         var logger = Logger(label: "bench.raw-echo")
         logger.logLevel = .error
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
