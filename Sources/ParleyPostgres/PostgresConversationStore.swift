@@ -18,7 +18,9 @@ public import PostgresNIO
 /// - The skill's state is kept as JSON text; one that cannot be decoded is reported in
 ///   ``StoredConversation/unreadableState``, not thrown.
 ///
-/// Unlike the SQLite store it keeps no cache of pending inputs: another node may write the same conversation.
+/// Unlike the SQLite store it keeps no cache of pending inputs: another node may write the same conversation. Its one
+/// memory of them is what a receive found, for the turn that follows while the node's ``PostgresCluster`` holds the
+/// conversation's turns throughout (``pending(for:)``).
 ///
 /// Each step of a message is one prepared statement, one round trip (receive, pending read, answer); with a
 /// ``PostgresCluster`` on the store, the answer's hint to the other nodes goes with the answer's commit
