@@ -302,8 +302,8 @@ extension ChatClient {
     /// The earlier entry `message` changes, changed; `nil` when it is a new entry.
     ///
     /// - `textStream`: `start` opens an entry; `running` adds its text to the entry of the same `streamId` (or sets
-    ///   its `aggregateText`, the text so far, when it has one); `end` sets the whole text (its `aggregateText`, or
-    ///   its `text`). A `start` whose `streamId` has an entry that did
+    ///   its `aggregateText`, the text so far, when it has one); `end` is the whole message (its text the
+    ///   `aggregateText`, or its `text`; its actions, header and footer). A `start` whose `streamId` has an entry that did
     ///   not end restarts that entry: the server answers the same input again after it was stopped mid-stream
     ///   (killed, restarted), and the half answer must not stay beside the new one.
     /// - `replaceMessage`: replaces the latest skill message of the same payload type (an edit form replacing
@@ -327,6 +327,8 @@ extension ChatClient {
                 return entry
             }
             if piece.streamState == .end {
+                // The end is the answer as stored: its actions, header and footer too (a model's choices).
+                entry.payload = message.payload
                 stream = MessagePayload.TextStream(
                     text: piece.aggregateText ?? piece.text, streamState: .end, streamId: piece.streamId)
             } else {

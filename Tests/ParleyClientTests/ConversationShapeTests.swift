@@ -45,9 +45,28 @@ struct ConversationShapeTests {
             if case .messageUpdated(let message) = $0 { message } else { nil }
         }
         #expect(ended.payload.text == "Your pizza is on its way.")
+        #expect(ended.payload.actions == nil)
         let transcript = await client.messages()
         #expect(transcript.count == 1, "one entry for the whole stream")
         #expect(transcript.first?.payload.text == "Your pizza is on its way.")
+        await client.destroy()
+    }
+
+    /// The end of a stream is the answer as stored: a language model's choices come with it, as actions.
+    @Test func aStreamsEndBringsItsActions() async throws {
+        var (client, events, server) = try await Self.connected()
+        await server.send(Self.skill(#"{"type":"textStream","text":"Which ","streamState":"start","streamId":"s1"}"#))
+        _ = try await events.received()
+        await server.send(
+            Self.skill(
+                #"{"type":"textStream","text":"Which size?","streamState":"end","streamId":"s1","aggregateText":"#
+                    + #""Which size?","actions":[{"type":"postback","label":"Small","postback":"Small"}]}"#))
+        let ended = try await events.next("the end") {
+            if case .messageUpdated(let message) = $0 { message } else { nil }
+        }
+        #expect(ended.payload.text == "Which size?")
+        #expect(ended.payload.actions?.map(\.label) == ["Small"])
+        #expect(await client.messages().map(\.payload.actions?.count) == [1])
         await client.destroy()
     }
 
