@@ -303,9 +303,9 @@ extension ChatClient {
     ///
     /// - `textStream`: `start` opens an entry; `running` adds its text to the entry of the same `streamId` (or sets
     ///   its `aggregateText`, the text so far, when it has one); `end` is the whole message (its text the
-    ///   `aggregateText`, or its `text`; its actions, header and footer). A `start` whose `streamId` has an entry that did
-    ///   not end restarts that entry: the server answers the same input again after it was stopped mid-stream
-    ///   (killed, restarted), and the half answer must not stay beside the new one.
+    ///   `aggregateText`, or its `text`; its actions, header and footer). A `start` whose `streamId` has an entry
+    ///   that did not end restarts that entry: the server answers the same input again after it was stopped
+    ///   mid-stream (killed, restarted), and the half answer must not stay beside the new one.
     /// - `replaceMessage`: replaces the latest skill message of the same payload type (an edit form replacing
     ///   the form it answers), or else the latest skill message.
     /// - `appendMessage` on a text: adds the text, on a new line, to the latest skill message if it is a text.

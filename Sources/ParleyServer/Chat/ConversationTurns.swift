@@ -270,7 +270,7 @@ final class ConversationTurns: Sendable {
                 }
                 // Cancelled (a new input came): what was streamed is the answer.
                 answer.response = SkillResponse(messages: answer.text.isEmpty ? [] : [.text(answer.text)])
-            } catch where Task.isCancelled {
+            } catch  where Task.isCancelled {
                 // Cancelled while the skill waited (its request to a model ends with an error): the same, no error.
                 answer.response = SkillResponse(messages: answer.text.isEmpty ? [] : [.text(answer.text)])
             } catch {
