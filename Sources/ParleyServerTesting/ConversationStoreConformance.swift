@@ -311,6 +311,19 @@ public struct ConversationStoreConformance: Sendable {
         }
         #expect(try await store.messages(for: Self.key, after: .sequence(3)).count == 1)
         #expect(try await store.pending(for: Self.key)?.inputs == [])
+
+        // The other node answers first: this one's answer fails, and its next read has nothing pending.
+        _ = try await store.receive(Self.text("three"), for: Self.key, at: Self.date)
+        #expect(try await store.pending(for: Self.key)?.inputs.map(\.sequence) == [5])
+        let later = try await store.conversation(for: Self.key)
+        try await reopen { other in
+            _ = try await other.answer(5, with: [Self.reply("z")], state: later.state, in: later, at: Self.date)
+        }
+        let late = await #expect(throws: ParleyError.self) {
+            try await store.answer(5, with: [Self.reply("w")], state: later.state, in: later, at: Self.date)
+        }
+        #expect(late?.code == .storeInputAnswered)
+        #expect(try await store.pending(for: Self.key)?.inputs == [])
     }
 
     private func theAgentsQueueIsKeptWithTheConversation(_ store: any ConversationStore, _ reopen: Reopen?) async throws
