@@ -126,10 +126,11 @@ extension StoreShared {
 /// conversation as the receive's statement returned it, with that input as the oldest pending, is what a read would
 /// give the turn (a read would add the inputs stored after it, which the turn comes to later).
 ///
-/// Bounded by the locks the node holds: a snapshot goes with its hold.
+/// Bounded by the locks the node holds: a snapshot goes with its hold, and with every new token of it.
 struct TurnHolds {
     private var tokens: [ConversationKey: UInt64] = [:]
-    private var snapshots: [ConversationKey: (token: UInt64, pending: PendingInputs)] = [:]
+    /// Kept only under the token they were taken with: every change of a token drops its snapshot.
+    private var snapshots: [ConversationKey: PendingInputs] = [:]
     /// The next token.
     private(set) var next: UInt64
 
@@ -168,12 +169,11 @@ struct TurnHolds {
     mutating func remember(_ pending: PendingInputs, token: UInt64) {
         let key = pending.conversation.key
         guard tokens[key] == token else { return }
-        snapshots[key] = (token, pending)
+        snapshots[key] = pending
     }
 
     mutating func takeSnapshot(of key: ConversationKey) -> PendingInputs? {
-        guard let snapshot = snapshots.removeValue(forKey: key), tokens[key] == snapshot.token else { return nil }
-        return snapshot.pending
+        snapshots.removeValue(forKey: key)
     }
 }
 
