@@ -100,20 +100,20 @@ public struct StagedUpload: Sendable {
     }
 }
 
-/// Runs `body` with the file at `path` open for reading, and closes it, also when `body` throws. Unlike swift-nio's
-/// `withFileHandle(forReadingAt:)`, whose closure is sent to another isolation, `body` runs in the caller's, so it
-/// may use what the caller has (a writer, a database connection, a callback).
+/// Runs `body` with the file at `path` open for reading, and closes it, also when `body` throws or the task is
+/// cancelled. Unlike swift-nio's `withFileHandle(forReadingAt:)`, whose closure is sent to another isolation, `body`
+/// runs in the caller's, so it may use what the caller has (a writer, a database connection, a callback).
+///
+/// The file is closed here, synchronously, not with the handle's `close()`: that runs on swift-nio's thread pool,
+/// which refuses work for a cancelled task, so in a request whose client went away (or a test past its time limit)
+/// it threw without closing, and swift-nio stops the process when a handle still open is dropped.
 func withReadHandle<Result>(at path: FilePath, _ body: (ReadFileHandle) async throws -> Result) async throws
     -> Result
 {
     let handle = try await FileSystem.shared.openFile(forReadingAt: path, options: OpenOptions.Read())
-    let result: Result
-    do {
-        result = try await body(handle)
-    } catch {
-        try? await handle.close()
-        throw error
+    defer {
+        // Closing a file open for reading cannot lose data; its error, if any, changes nothing for the caller.
+        if let descriptor = try? handle.detachUnsafeFileDescriptor() { try? descriptor.close() }
     }
-    try await handle.close()
-    return result
+    return try await body(handle)
 }

@@ -61,6 +61,31 @@ struct AttachmentStoreTests {
         return bytes
     }
 
+    /// A read whose task is cancelled (a download whose client went away, a test past its time limit) ends and
+    /// closes its file, whether the cancellation makes it throw or it returns anyway. swift-nio's own `close()`
+    /// refuses the work of a cancelled task, and swift-nio stops the whole process when a handle still open is
+    /// dropped: before the fix, each of these reads took the test process down.
+    @Test func aCancelledReadClosesItsFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cancelled-read-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (upload, _) = try Self.staged(3, in: folder)
+        let throwing = Task {
+            try await upload.read(chunkSize: 1) { _ in
+                withUnsafeCurrentTask { $0?.cancel() }
+                try Task.checkCancellation()
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await throwing.value }
+        let returning = Task {
+            try await withReadHandle(at: upload.path) { handle in
+                withUnsafeCurrentTask { $0?.cancel() }
+                return "read"
+            }
+        }
+        #expect(try await returning.value == "read")
+    }
+
     /// More than two parts of the PostgreSQL store (1 MiB each), so that the order of parts is checked.
     @Test(arguments: Kind.allCases)
     func aStoredFileReadsBackWholeUnderItsIdAndName(kind: Kind) async throws {
