@@ -55,12 +55,16 @@ public struct InProcessServer: Sendable {
         }
         let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         // The server runs beside `body`, not in a task group around it: calling a non-Sendable closure with a
-        // generic result from inside a task group's body crashes this toolchain (Swift 6.3, Linux).
-        let running = Task { try await services.run() }
+        // generic result from inside a task group's body crashes this toolchain (Swift 6.3, Linux). When it stops
+        // before it listens (its port taken, say), the port never comes: the stream ends, and its error is thrown.
+        let running = Task {
+            defer { portContinuation.finish() }
+            try await services.run()
+        }
         var portIterator = ports.makeAsyncIterator()
         guard let port = await portIterator.next() else {
-            running.cancel()
-            throw CancellationError()
+            try await running.value
+            throw ParleyError(.internalError, "the server stopped before it listened")
         }
         let result: Swift.Result<Result, any Error>
         do {
@@ -69,7 +73,35 @@ public struct InProcessServer: Sendable {
             result = .failure(error)
         }
         await services.triggerGracefulShutdown()
-        try await running.value
+        try await stopped(running, within: stopTimeout)
         return try result.get()
+    }
+
+    /// How long a graceful stop may take before `run` cancels the server and fails: the drain and the skill turns a
+    /// server finishes, with room for a loaded machine.
+    static let stopTimeout = Duration.seconds(60)
+
+    /// Waits for `running` to end; past `timeout`, cancels it and throws, so that a server whose stop hangs fails the
+    /// test that ran it, with a message, instead of holding the whole test run.
+    private static func stopped(_ running: Task<Void, any Error>, within timeout: Duration) async throws {
+        // Raced through a stream, not a task group: a group would wait for its child that awaits `running`.
+        let (outcomes, outcome) = AsyncStream.makeStream(of: Bool.self)
+        Task {
+            _ = await running.result
+            outcome.yield(true)
+        }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            outcome.yield(false)
+        }
+        var first = outcomes.makeAsyncIterator()
+        let ended = await first.next() ?? false
+        timer.cancel()
+        guard ended else {
+            running.cancel()
+            throw ParleyError(
+                .internalError, "the server did not stop within \(timeout) of a graceful stop; it was cancelled")
+        }
+        try await running.value
     }
 }

@@ -454,7 +454,10 @@ extension ChatClient.Configuration {
         configuration.storageFolder = temporaryDataFolder("reconnecting-client")
         configuration.heartbeatInterval = .milliseconds(500)
         configuration.pongTimeout = .seconds(1)
-        configuration.connectionTimeout = .seconds(3)
+        // The opening deadline is for a socket nobody answers; a node killed or stopped refuses at once. 3 s was too
+        // short for a first handshake with a server just started while the whole suite loads both cores (the app's
+        // first connect fails rather than retries).
+        configuration.connectionTimeout = .seconds(15)
         configuration.sequenceGapTimeout = .milliseconds(200)
         configuration.maxSendAttempts = 10_000
         configuration.reconnect = .init(initialDelay: .milliseconds(10), maximumDelay: maximumDelay)

@@ -10,18 +10,37 @@ struct ChaosTests {
     /// The replies the client surfaced so far, and waiting for a number of them.
     actor Progress {
         private(set) var replies: [String] = []
-        private var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
+        private var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        private var nextWaiter = 0
 
         func add(_ reply: String) {
             replies.append(reply)
-            let ready = waiters.filter { $0.0 <= replies.count }
-            waiters.removeAll { $0.0 <= replies.count }
-            for (_, waiter) in ready { waiter.resume() }
+            let ready = waiters.filter { $0.count <= replies.count }
+            waiters.removeAll { $0.count <= replies.count }
+            for waiter in ready { waiter.continuation.resume() }
         }
 
+        /// Returns once `count` replies arrived, or when the task is cancelled (the suite's time limit), so that a
+        /// run that lost a reply fails with what it saw instead of waiting for ever.
         func wait(for count: Int) async {
-            guard replies.count < count else { return }
-            await withCheckedContinuation { waiters.append((count, $0)) }
+            nextWaiter += 1
+            let id = nextWaiter
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    if replies.count >= count || Task.isCancelled {
+                        continuation.resume()
+                    } else {
+                        waiters.append((id, count, continuation))
+                    }
+                }
+            } onCancel: {
+                Task { await self.cancelWait(id) }
+            }
+        }
+
+        private func cancelWait(_ id: Int) {
+            guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+            waiters.remove(at: index).continuation.resume()
         }
     }
 

@@ -21,7 +21,8 @@ struct InteroperabilityTests {
             directory: peersDirectory
         ) { _ in
             try await waitUntilServing(base.appendingPathComponent("health"))
-            let client = BayeuxClient(configuration: .init(url: base.appendingPathComponent("cometd")))
+            let web = RecordingWebClient(URLSessionWebClient())
+            let client = BayeuxClient(configuration: .init(url: base.appendingPathComponent("cometd")), web: web)
             var events = await client.events().makeAsyncIterator()
             await client.subscribe(.genesys)
             await client.start()
@@ -69,7 +70,11 @@ struct InteroperabilityTests {
                 if case .message = $0 { return true } else { return false }
             }
             guard case .message(let joined) = second else {
-                Issue.record("no message after the re-handshake; the client reported: \(seen.suffix(40))")
+                Issue.record(
+                    """
+                    no message after the re-handshake; the client reported: \(seen.suffix(40)); its exchanges:
+                    \(await web.lines.joined(separator: "\n"))
+                    """)
                 return
             }
             #expect(try ChatNotification(json: #require(joined.data)).update.entries.map(\.kind) == [.joined])

@@ -24,6 +24,39 @@ actor ScriptedWebClient: WebClient {
     }
 }
 
+/// A ``WebClient`` that passes requests on to another and keeps a line per exchange (what was sent, how long it took,
+/// how it ended), for failure messages.
+actor RecordingWebClient: WebClient {
+    private let next: any WebClient
+    private let started = ContinuousClock.now
+    private(set) var lines: [String] = []
+
+    init(_ next: any WebClient) {
+        self.next = next
+    }
+
+    func send(_ request: WebRequest) async throws -> WebResponse {
+        let sent = ContinuousClock.now
+        let what = request.body.map { String(decoding: $0, as: UTF8.self).prefix(120) } ?? ""
+        do {
+            let response = try await next.send(request)
+            record(
+                sent, "\(what) -> HTTP \(response.status) \(String(decoding: response.body, as: UTF8.self).prefix(160))"
+            )
+            return response
+        } catch {
+            record(sent, "\(what) -> \(error)")
+            throw error
+        }
+    }
+
+    private func record(_ sent: ContinuousClock.Instant, _ line: String) {
+        let at = (sent - started).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))
+        let took = (ContinuousClock.now - sent).formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))
+        lines.append("[\(at) +\(took)] \(line)")
+    }
+}
+
 extension AsyncStream {
     /// The next element that matches, or nil when the stream ends.
     static func next(_ iterator: inout AsyncStream<Element>.Iterator, where match: (Element) -> Bool) async -> Element?
