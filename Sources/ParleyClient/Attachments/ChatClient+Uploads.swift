@@ -91,6 +91,13 @@ extension ChatClient {
             guard !Task.isCancelled else { return stopped(entry) }
             report(entry, .uploading(0))
             let id = entry.id
+            // The pieces URLSession reports reach the upload's state through one stream, in order and all before
+            // the try's outcome. (A task per piece ran in any order, and on a busy machine after the outcome, which
+            // dropped them: an upload showed no progress between 0 and done.)
+            let (fractions, reporter) = AsyncStream.makeStream(of: Double.self)
+            let reporting = Task {
+                for await fraction in fractions { self.uploadProgressed(id, fraction) }
+            }
             do {
                 let url = try configuration.endpoint("chat/v1/attachments", websocket: false, query: query)
                 let uploaded = try await uploader.upload(
@@ -98,8 +105,10 @@ extension ChatClient {
                     token: try await currentToken(),
                     progress: { fraction in
                         progress(fraction)
-                        Task { await self.uploadProgressed(id, fraction) }
+                        reporter.yield(fraction)
                     })
+                reporter.finish()
+                await reporting.value
                 guard !Task.isCancelled else { return stopped(entry) }
                 let attachment = Attachment(
                     type: AttachmentType(mimeType: uploaded.mimeType), url: uploaded.url, title: uploaded.fileName)
@@ -112,6 +121,8 @@ extension ChatClient {
                     return .failure(error)
                 }
             } catch {
+                reporter.finish()
+                await reporting.value
                 guard !Task.isCancelled else { return stopped(entry) }
                 guard error.code == .uploadFailed || error.code == .connectionFailed,
                     attempt < configuration.uploadRetryLimit
