@@ -66,11 +66,7 @@
             let phrases = request.phrases.map(Self.normalize).filter { !$0.isEmpty }
             if !phrases.isEmpty {
                 let grammar = folder.appendingPathComponent("phrases.gram")
-                do {
-                    try Self.grammar(for: phrases).write(to: grammar, atomically: true, encoding: .utf8)
-                } catch {
-                    throw ParleyError(.speechEngineFailed, "cannot write \(grammar.path)", underlying: error)
-                }
+                try ScratchFile.write(Self.grammar(for: phrases), to: grammar)
                 arguments += ["-jsgf", grammar.path]
             }
             let output = try await ProgramRunner.run(program, arguments)

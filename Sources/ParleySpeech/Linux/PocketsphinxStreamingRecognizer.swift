@@ -82,11 +82,7 @@
             } else {
                 let file = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "parley-\(UUID().uuidString).gram")
-                do {
-                    try PhraseGrammar.jsgf(for: phrases).write(to: file, atomically: true, encoding: .utf8)
-                } catch {
-                    throw ParleyError(.speechEngineFailed, "cannot write \(file.path)", underlying: error)
-                }
+                try ScratchFile.write(PhraseGrammar.jsgf(for: phrases), to: file)
                 grammar = file
                 arguments += ["-jsgf", file.path]
             }
