@@ -65,8 +65,16 @@ struct UploadSlowClientProcessTests {
         }
         defer { for upload in slow { upload.cancel() } }
 
-        // Let the eight connect and be admitted (their heads take a few milliseconds).
-        try await Task.sleep(for: .milliseconds(300))
+        // Wait until the eight hold the server's eight slots: an upload admitted has its file in the data folder's
+        // `attachments/.uploads` once its first bytes are in. (A fixed 300 ms was too short for eight curls to start
+        // under the whole suite's load: the quick upload then found a free slot, and the test could not tell.)
+        let uploads = data.appendingPathComponent("attachments/.uploads").path
+        let admitted = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < admitted {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: uploads)) ?? []
+            if files.filter({ $0.hasSuffix(".part") }).count >= 8 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
         // Another user uploads a file at full speed, again and again until it is stored or 45 s have passed.
         var answers: [String] = []
         let deadline = ContinuousClock.now + .seconds(45)
