@@ -32,6 +32,8 @@ public struct InProcessServer: Sendable {
     ///   - routes: Further routes the server serves, such as the GMS simulator of `ParleyGMSSimulator`.
     ///   - logLevel: The server's log level; the `PARLEY_TEST_LOG` environment variable wins when set.
     ///   - body: The test, given the running server.
+    /// - Throws: What `body` throws; the server's own error when it stops before it listens (its port taken, say);
+    ///   ``ParleyError/Code/internalError`` when its graceful stop takes over 60 s (the server is then cancelled).
     @discardableResult
     public static func run<Result: Sendable>(
         channels: [ChannelConfiguration], dataDirectory: URL? = nil,
