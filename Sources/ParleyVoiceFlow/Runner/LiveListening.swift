@@ -37,6 +37,9 @@ actor LiveListening {
     /// Samples fed so far, and where the no-input countdown started.
     private var fed = 0
     private var armedAt: Int?
+    /// While the next session opens: the audio fed meanwhile, given to it first, and whether the audio ended.
+    private var held: [AudioBuffer]?
+    private var endedWhileOpening = false
 
     init(plan: RecognitionPlan, onSpeech: @escaping @Sendable () async -> Void) {
         self.plan = plan
@@ -49,6 +52,7 @@ actor LiveListening {
         task = Task {
             do throws(ParleyError) {
                 let first = try await self.openSession()
+                self.session = first
                 let source = try await audio.nextTurn()
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { await self.read(first) }
@@ -73,8 +77,36 @@ actor LiveListening {
                 // The runner counts the no-input timeout itself, from the end of the prompt.
                 noSpeechTimeout: .seconds(86_400), maxSpeech: plan.maxSpeech ?? .seconds(30),
                 endSilence: plan.endSilence ?? plan.voiceActivity?.minSilence ?? .milliseconds(500)))
-        self.session = session
         return session
+    }
+
+    /// Opens the session after one that ended without words; the audio fed while it opens is kept and given to it
+    /// first, in order. (It went to the ended session and was lost: opening one took seconds on a busy machine, and
+    /// the start of the caller's answer with it.)
+    private func replaceSession() async throws(ParleyError) -> any RecognitionSession {
+        held = []
+        endedWhileOpening = false
+        let next: any RecognitionSession
+        do {
+            next = try await openSession()
+        } catch {
+            held = nil
+            throw error
+        }
+        // `feed` may hold more while this one is fed: drained until none is left, then the session is the current.
+        while let chunk = held?.first {
+            held?.removeFirst()
+            do {
+                try await next.feed(chunk)
+            } catch {
+                held = nil
+                throw error
+            }
+        }
+        held = nil
+        session = next
+        if endedWhileOpening { await next.finishAudio() }
+        return next
     }
 
     /// Starts the no-input countdown (the first call counts).
@@ -141,7 +173,7 @@ actor LiveListening {
                 // final or an error end it.
                 guard try await readUtterance(current), !finished, !Task.isCancelled else { break }
                 heardSpeech = false
-                current = try await openSession()
+                current = try await replaceSession()
             }
             // Cancelled, or ended without a terminal event.
             report(.noInput)
@@ -188,15 +220,22 @@ actor LiveListening {
                 }) {
                     await speech(trigger: plan.voiceActivity != nil)
                 }
-                // Audio fed while a new session opens goes to the ended one and is dropped (about 0.1 s).
-                try await session?.feed(chunk)
+                if held != nil {
+                    held?.append(chunk)  // the next session is opening
+                } else {
+                    try await session?.feed(chunk)
+                }
                 fed += chunk.samples.count
                 if let armedAt, !heardSpeech, fed - armedAt >= timeout {
                     report(.noInput)
                     return
                 }
             }
-            await session?.finishAudio()
+            if held != nil {
+                endedWhileOpening = true
+            } else {
+                await session?.finishAudio()
+            }
         } catch {
             report(.failed(error))
         }
