@@ -34,8 +34,8 @@ actor LiveListening {
     private var session: (any RecognitionSession)?
     private var triggered = false
     private var finished = false
-    /// Samples fed so far, and where the no-input countdown started.
-    private var fed = 0
+    /// Samples fed so far (read by tests), and where the no-input countdown started.
+    private(set) var fed = 0
     private var armedAt: Int?
     /// While the next session opens: the audio fed meanwhile, given to it first, and whether the audio ended.
     private var held: [AudioBuffer]?
