@@ -154,7 +154,9 @@ struct UploadTests {
             #expect(fractions == fractions.sorted(), "progress only grows")
             #expect(fractions.allSatisfy { $0 >= 0 && $0 <= 1 })
             let between = fractions.filter { $0 > 0 && $0 < 1 }
-            #expect(between.count >= 2, "progress while the bytes go: \(fractions)")
+            // How many pieces URLSession reports is its own affair: on a loaded machine the kernel took the 2 MiB in two
+            // writes, and one fraction between 0 and 1 came (with every piece reported, in order, since this session).
+            #expect(!between.isEmpty, "progress while the bytes go: \(fractions)")
             await client.destroy()
         }
     }
