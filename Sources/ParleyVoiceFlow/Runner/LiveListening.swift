@@ -86,27 +86,21 @@ actor LiveListening {
     private func replaceSession() async throws(ParleyError) -> any RecognitionSession {
         held = []
         endedWhileOpening = false
-        let next: any RecognitionSession
         do {
-            next = try await openSession()
+            let next = try await openSession()
+            // `feed` may hold more while this is fed: drained until none is left, then the session is the current.
+            while let chunk = held?.first {
+                held?.removeFirst()
+                try await next.feed(chunk)
+            }
+            held = nil
+            session = next
+            if endedWhileOpening { await next.finishAudio() }
+            return next
         } catch {
             held = nil
             throw error
         }
-        // `feed` may hold more while this one is fed: drained until none is left, then the session is the current.
-        while let chunk = held?.first {
-            held?.removeFirst()
-            do {
-                try await next.feed(chunk)
-            } catch {
-                held = nil
-                throw error
-            }
-        }
-        held = nil
-        session = next
-        if endedWhileOpening { await next.finishAudio() }
-        return next
     }
 
     /// Starts the no-input countdown (the first call counts).
